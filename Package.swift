@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Konex depends on nothing beyond the toolchain: Foundation, Dispatch, Synchronization, Testing, XCTest.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Konex",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Konex", targets: ["Konex"]),
+        .library(name: "KonexTesting", targets: ["KonexTesting"]),
+        .executable(name: "konex-tour", targets: ["konex-tour"]),
+        .executable(name: "konex-bench", targets: ["konex-bench"]),
+    ],
+    targets: [
+        .target(name: "Konex", swiftSettings: strict),
+        .target(name: "KonexTesting", dependencies: ["Konex"], swiftSettings: strict),
+        .executableTarget(
+            name: "konex-tour", dependencies: ["Konex", "KonexTesting"], path: "Playgrounds/KonexTour",
+            exclude: ["Fixtures"], swiftSettings: strict),
+        .executableTarget(
+            name: "konex-bench", dependencies: ["Konex", "KonexTesting"], path: "Benchmarks/KonexBench",
+            swiftSettings: strict),
+        .testTarget(
+            name: "KonexTests", dependencies: ["Konex", "KonexTesting"], exclude: ["Fixtures"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "KonexTestingTests", dependencies: ["Konex", "KonexTesting"], exclude: ["Fixtures"],
+            swiftSettings: strict),
+        .testTarget(name: "IntegrationTests", dependencies: ["Konex", "KonexTesting"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,56 @@
+import Foundation
+
+// The original Konex client methods, kept as conveniences over the DataRequest chain so code written for Konex 1
+// keeps reading the same (with `Decodable` models in place of `KonexJSONDecodable`).
+extension KonexClient {
+    /// Sends `request` with extra components and delivers the body parsed as ``JSON``.
+    /// - Parameters:
+    ///   - request: The endpoint.
+    ///   - plugins: Plugins for this call, after the client's and the request's.
+    ///   - responseProcessors: Processors for this call.
+    ///   - responseValidators: Validators for this call.
+    ///   - onSuccess: Called once with the parsed body.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request.
+    @discardableResult
+    public func request(
+        request: some KonexRequest, plugins: [any KonexPlugin] = [],
+        responseProcessors: [any KonexResponseProcessor] = [], responseValidators: [any KonexResponseValidator] = [],
+        onSuccess: @escaping @Sendable (JSON) -> Void, onError: @escaping @Sendable (any Error) -> Void
+    ) -> RequestHandle {
+        chain(request, plugins, responseProcessors, responseValidators)
+            .responseJSON(onSuccess: onSuccess, onError: { onError($0) })
+    }
+
+    /// Sends `request` and delivers one decoded object.
+    @discardableResult
+    public func requestObject<T: Decodable & Sendable>(
+        ofType type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
+        responseProcessors: [any KonexResponseProcessor] = [], responseValidators: [any KonexResponseValidator] = [],
+        onSuccess: @escaping @Sendable (T) -> Void, onError: @escaping @Sendable (any Error) -> Void
+    ) -> RequestHandle {
+        chain(request, plugins, responseProcessors, responseValidators)
+            .responseObject(ofType: type, onSuccess: onSuccess, onError: { onError($0) })
+    }
+
+    /// Sends `request` and delivers a decoded array.
+    @discardableResult
+    public func requestArray<T: Decodable & Sendable>(
+        of type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
+        responseProcessors: [any KonexResponseProcessor] = [], responseValidators: [any KonexResponseValidator] = [],
+        onSuccess: @escaping @Sendable ([T]) -> Void, onError: @escaping @Sendable (any Error) -> Void
+    ) -> RequestHandle {
+        chain(request, plugins, responseProcessors, responseValidators)
+            .responseArray(of: type, onSuccess: onSuccess, onError: { onError($0) })
+    }
+
+    private func chain(
+        _ request: some KonexRequest, _ plugins: [any KonexPlugin], _ processors: [any KonexResponseProcessor],
+        _ validators: [any KonexResponseValidator]
+    ) -> DataRequest {
+        var chain = self.request(request).withPlugins(plugins)
+        chain.processors = processors
+        chain.validators = validators
+        return chain
+    }
+}

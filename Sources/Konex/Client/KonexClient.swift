@@ -1,0 +1,162 @@
+import Foundation
+
+/// Dispatches ``KonexRequest`` values: holds the base URL, default headers, coders, transport and the
+/// client-level components every request goes through.
+///
+/// ```swift
+/// let client = KonexClient(baseURL: URL(string: "https://api.example.com")!,
+///                          headers: ["Accept": "application/json"])
+/// client.plugins.append(LoggingPlugin())
+/// let posts = try await client.request(GetPosts()).validate().responseArray(of: Post.self)
+/// ```
+///
+/// Configuration is fixed at creation; the component lists (``plugins``, ``responseProcessors``,
+/// ``responseValidators``, ``adapters``, ``retriers``) may be changed at any time and apply to requests that
+/// start afterwards. A client is `Sendable`: share one per API.
+public final class KonexClient: Sendable {
+    /// A ready-made client with default settings, for scripts and small apps.
+    public static let shared = KonexClient()
+
+    /// Joined to every relative ``KonexRequest/path``; `nil` means every path must be an absolute URL.
+    public let baseURL: URL?
+    /// Headers sent with every request; a request's own headers override them.
+    public let headers: [String: String]
+    /// Decodes responses unless a call passes its own.
+    public let decoder: JSONDecoder
+    /// Encodes JSON bodies and JSON `parameters` unless a body passes its own.
+    public let encoder: JSONEncoder
+    /// How parameters become query strings and form bodies.
+    public let urlEncoding: URLEncoding
+    /// Sends requests.
+    public let transport: any Transport
+    /// The timeout for requests that do not set their own; `nil` leaves the transport's default.
+    public let timeout: Duration?
+    /// Bodies larger than this fail with a transport-stage error instead of being decoded; `nil` for no limit.
+    public let maximumResponseSize: Int?
+    /// What retries wait on; inject a test clock to make backoff instant in tests.
+    public let clock: any Clock<Duration>
+
+    private let components: Lock<Components>
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - baseURL: Joined to relative request paths.
+    ///   - headers: Sent with every request.
+    ///   - decoder: Decodes responses.
+    ///   - encoder: Encodes JSON bodies.
+    ///   - urlEncoding: How parameters are written into queries and forms.
+    ///   - transport: Sends requests; ``URLSessionTransport`` by default.
+    ///   - timeout: The default per-request timeout.
+    ///   - maximumResponseSize: The largest body accepted, in bytes.
+    ///   - clock: What retry delays wait on; the continuous clock by default.
+    ///   - plugins: Client-level plugins, run before request and call-site ones.
+    ///   - responseValidators: Client-level validators.
+    ///   - responseProcessors: Client-level processors.
+    ///   - adapters: Client-level adapters.
+    ///   - retriers: Client-level retriers.
+    public init(
+        baseURL: URL? = nil,
+        headers: [String: String] = [:],
+        decoder: JSONDecoder = JSONDecoder(),
+        encoder: JSONEncoder = JSONEncoder(),
+        urlEncoding: URLEncoding = .default,
+        transport: any Transport = URLSessionTransport(),
+        timeout: Duration? = nil,
+        maximumResponseSize: Int? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        plugins: [any KonexPlugin] = [],
+        responseValidators: [any KonexResponseValidator] = [],
+        responseProcessors: [any KonexResponseProcessor] = [],
+        adapters: [any RequestAdapter] = [],
+        retriers: [any RequestRetrier] = []
+    ) {
+        self.baseURL = baseURL
+        self.headers = headers
+        self.decoder = decoder
+        self.encoder = encoder
+        self.urlEncoding = urlEncoding
+        self.transport = transport
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        self.clock = clock
+        components = Lock(
+            Components(
+                plugins: plugins, validators: responseValidators, processors: responseProcessors, adapters: adapters,
+                retriers: retriers))
+    }
+
+    /// Creates a client over an existing `URLSession`, as Konex always allowed.
+    /// - Parameter urlSession: The session to send requests through.
+    public convenience init(urlSession: URLSession) {
+        self.init(transport: URLSessionTransport(session: urlSession))
+    }
+
+    /// Client-level plugins, run first.
+    public var plugins: [any KonexPlugin] {
+        get { components.value.plugins }
+        set { components.withLock { $0.plugins = newValue } }
+    }
+
+    /// Client-level response validators, run first.
+    public var responseValidators: [any KonexResponseValidator] {
+        get { components.value.validators }
+        set { components.withLock { $0.validators = newValue } }
+    }
+
+    /// Client-level response processors, run first.
+    public var responseProcessors: [any KonexResponseProcessor] {
+        get { components.value.processors }
+        set { components.withLock { $0.processors = newValue } }
+    }
+
+    /// Client-level request adapters, run first.
+    public var adapters: [any RequestAdapter] {
+        get { components.value.adapters }
+        set { components.withLock { $0.adapters = newValue } }
+    }
+
+    /// Client-level retriers, asked first.
+    public var retriers: [any RequestRetrier] {
+        get { components.value.retriers }
+        set { components.withLock { $0.retriers = newValue } }
+    }
+
+    /// A snapshot of every client-level component, read under one lock.
+    var componentSnapshot: Components { components.value }
+
+    /// Starts building a request for an endpoint.
+    /// - Parameter request: The endpoint.
+    /// - Returns: A ``DataRequest`` to chain on; nothing is sent until a `response…` method is called.
+    public func request(_ request: some KonexRequest) -> DataRequest {
+        DataRequest(client: self, source: .endpoint(request))
+    }
+
+    /// Starts building a GET request for a URL.
+    public func request(_ url: URL) -> DataRequest {
+        DataRequest(client: self, source: .url(url))
+    }
+
+    /// Starts building a GET request for a URL string (absolute, or relative to ``baseURL``).
+    public func request(_ urlString: String) -> DataRequest {
+        DataRequest(client: self, source: .endpoint(PathRequest(path: urlString)))
+    }
+
+    /// Starts building a request from a ready `URLRequest`; the client's default headers fill in what it lacks.
+    public func request(_ urlRequest: URLRequest) -> DataRequest {
+        DataRequest(client: self, source: .urlRequest(urlRequest))
+    }
+}
+
+/// The client-level component lists.
+struct Components: Sendable {
+    var plugins: [any KonexPlugin]
+    var validators: [any KonexResponseValidator]
+    var processors: [any KonexResponseProcessor]
+    var adapters: [any RequestAdapter]
+    var retriers: [any RequestRetrier]
+}
+
+/// A bare path or URL string, for `client.request("…")`.
+struct PathRequest: KonexRequest {
+    let path: String
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+extension DataRequest {
+    /// Builds the `URLRequest` from the endpoint: URL, query, headers, body, timeout (pipeline step 1).
+    /// - Throws: ``KonexError`` with stage `.invalidRequest`.
+    func makeURLRequest() throws -> URLRequest {
+        var request: URLRequest
+        switch source {
+        case .url(let url):
+            try Self.checkScheme(url, method: .get)
+            request = URLRequest(url: url)
+        case .urlRequest(let given):
+            request = given
+            let method = HTTPMethod(given.httpMethod ?? "GET")
+            guard let url = given.url else { throw KonexError.invalidRequest("the URLRequest has no URL", method: method) }
+            try Self.checkScheme(url, method: method)
+            if given.httpBody != nil, !method.allowsBody {
+                throw KonexError.invalidRequest("a \(method) request cannot carry a body", method: method, url: url)
+            }
+        case .endpoint(let endpoint):
+            request = try build(endpoint)
+        }
+        for (name, value) in client.headers where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        try Self.checkHeaders(request)
+        if let seconds = (timeout ?? endpoint?.timeout ?? client.timeout)?.timeInterval {
+            request.timeoutInterval = seconds
+        }
+        return request
+    }
+
+    private func build(_ endpoint: any KonexRequest) throws -> URLRequest {
+        let method = endpoint.method
+        var url = try Self.resolve(endpoint.path, against: client.baseURL, method: method)
+        let body = endpoint.body
+        var parametersBody: Data?
+        if let parameters = endpoint.parameters, !parameters.isEmpty {
+            if method.encodesParametersInQuery || body != nil || !method.allowsBody {
+                url = try Self.appendingQuery(client.urlEncoding.percentEncodedQuery(parameters), to: url, method: method)
+            } else {
+                parametersBody = try encode(JSON.object(parameters), with: client.encoder, method: method, url: url)
+            }
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        for (name, value) in endpoint.headers ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            guard method.allowsBody else {
+                throw KonexError.invalidRequest("a \(method) request cannot carry a body", method: method, url: url)
+            }
+            let (data, contentType) = try encode(body, method: method, url: url)
+            request.httpBody = data
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            }
+        } else if let parametersBody {
+            request.httpBody = parametersBody
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+        }
+        return request
+    }
+
+    private func encode(_ body: RequestBody, method: HTTPMethod, url: URL) throws -> (Data, String) {
+        switch body.kind {
+        case .json(let value, let encoder):
+            return (try encode(value, with: encoder ?? client.encoder, method: method, url: url), "application/json")
+        case .form(let parameters):
+            return (
+                Data(client.urlEncoding.percentEncodedQuery(parameters).utf8),
+                "application/x-www-form-urlencoded; charset=utf-8"
+            )
+        case .data(let data, let contentType):
+            return (data, contentType)
+        case .multipart(let form):
+            do {
+                return (try form.encode(), form.contentType)
+            } catch {
+                throw KonexError.invalidRequest(
+                    "the multipart body could not be built: \(error)", method: method, url: url, underlying: error)
+            }
+        }
+    }
+
+    private func encode(_ value: any Encodable, with encoder: JSONEncoder, method: HTTPMethod, url: URL) throws -> Data {
+        do {
+            return try encoder.encode(value)
+        } catch {
+            var reason = String(describing: error)
+            if let error = error as? EncodingError, case .invalidValue(let value, let context) = error {
+                let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+                reason = "invalid value \(value) at \(JSONKeyPath.render(path)): \(context.debugDescription)"
+            }
+            throw KonexError.invalidRequest(
+                "the body could not be encoded as JSON: \(reason)", method: method, url: url, underlying: error)
+        }
+    }
+
+    /// Joins `path` to `base`, or parses it when it is absolute.
+    static func resolve(_ path: String, against base: URL?, method: HTTPMethod) throws -> URL {
+        if path.isEmpty { throw KonexError.invalidRequest("the request path is empty", method: method) }
+        if hasScheme(path) {
+            guard let url = URL(string: path) else {
+                throw KonexError.invalidRequest("\"\(path)\" is not a valid URL", method: method)
+            }
+            try checkScheme(url, method: method)
+            return url
+        }
+        guard let base else {
+            throw KonexError.invalidRequest(
+                "the relative path \"\(path)\" needs a client baseURL, and this client has none", method: method)
+        }
+        var joined = base.absoluteString
+        while joined.hasSuffix("/") { joined.removeLast() }
+        joined += "/"
+        joined += path.drop(while: { $0 == "/" })
+        guard let url = URL(string: joined) else {
+            throw KonexError.invalidRequest("\"\(joined)\" is not a valid URL", method: method)
+        }
+        try checkScheme(url, method: method)
+        return url
+    }
+
+    /// `scheme://…`, or one of the schemes written without slashes.
+    private static func hasScheme(_ path: String) -> Bool {
+        guard let colon = path.firstIndex(of: ":") else { return false }
+        let scheme = path[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return false }
+        let rest = path[colon...]
+        return rest.hasPrefix("://") || ["mailto", "data", "file", "javascript", "tel"].contains(scheme.lowercased())
+    }
+
+    static func checkScheme(_ url: URL, method: HTTPMethod) throws {
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw KonexError.invalidRequest(
+                "unsupported URL scheme \"\(url.scheme ?? "")\": Konex sends http and https requests only",
+                method: method, url: url)
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw KonexError.invalidRequest("the URL has no host", method: method, url: url)
+        }
+    }
+
+    private static func appendingQuery(_ query: String, to url: URL, method: HTTPMethod) throws -> URL {
+        if query.isEmpty { return url }
+        var text = url.absoluteString
+        var fragment = ""
+        if let hash = text.firstIndex(of: "#") {
+            fragment = String(text[hash...])
+            text = String(text[..<hash])
+        }
+        text += text.contains("?") ? (text.hasSuffix("?") || text.hasSuffix("&") ? "" : "&") : "?"
+        text += query + fragment
+        guard let result = URL(string: text) else {
+            throw KonexError.invalidRequest("the parameters produce an invalid URL \"\(text)\"", method: method, url: url)
+        }
+        return result
+    }
+
+    /// Rejects header names that are not tokens and values with CR, LF or NUL (header injection).
+    static func checkHeaders(_ request: URLRequest) throws {
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let validName = !name.isEmpty && name.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+            }
+            let method = request.httpMethod.map { HTTPMethod($0) }
+            guard validName else {
+                throw KonexError.invalidRequest(
+                    "invalid header name \"\(name.debugDescription.dropFirst().dropLast())\"", method: method,
+                    url: request.url)
+            }
+            if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+                throw KonexError.invalidRequest(
+                    "the value of header \"\(name)\" contains CR, LF or NUL (header injection refused)",
+                    method: method, url: request.url)
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// What survived steps 1–7 of the pipeline: ready for a serializer.
+struct Exchange: Sendable {
+    let request: URLRequest
+    let response: HTTPURLResponse
+    /// The body as received.
+    let received: Data
+    /// The body after processors.
+    let data: Data
+    let timing: RequestTiming
+}
+
+extension DataRequest {
+    /// Runs the pipeline up to serialization, in the order documented in `Pipeline/Pipeline.swift`.
+    /// - Throws: ``KonexError`` only.
+    func execute() async throws -> Exchange {
+        let endpoint = self.endpoint
+        if Task.isCancelled { throw cancellationError() }
+
+        // 1. build
+        let base = try makeURLRequest()
+
+        let client = self.client
+        let shared = client.componentSnapshot
+        let adapters = Self.merge(shared.adapters, endpoint?.requestAdapters, self.adapters)
+        let plugins = Self.merge(shared.plugins, endpoint?.requestPlugins, self.plugins)
+        let validators = Self.merge(shared.validators, endpoint?.requestResponseValidators, self.validators)
+        let retriers = Self.merge(shared.retriers, endpoint?.requestRetriers, self.retriers)
+
+        let startDate = Date()
+        let started = ContinuousClock.now
+        var attempt = 1
+        while true {
+            // 2. adapt
+            var request = base
+            for adapter in adapters {
+                do {
+                    request = try await adapter.adapt(request)
+                } catch {
+                    if Task.isCancelled { throw cancellationError(request) }
+                    throw KonexError(
+                        stage: .adaptation, message: "adapter \(type(of: adapter)) failed: \(error)",
+                        method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
+                        underlyingError: error, attempt: attempt)
+                }
+            }
+            if !adapters.isEmpty { try Self.checkHeaders(request) }
+
+            // 3. plugins see the request
+            for plugin in plugins { await plugin.didSendRequest(request) }
+
+            // 4. transport
+            let outcome = await send(request, attempt: attempt, startDate: startDate, started: started)
+
+            // 5. plugins see the response
+            for plugin in plugins { await plugin.didReceiveResponse(outcome, for: request) }
+
+            // 6. validate
+            var failure: KonexError
+            switch outcome {
+            case .success(let received):
+                guard let rejection = validate(received, request: request, validators: validators) else {
+                    return try process(received, request: request, endpoint: endpoint, shared: shared)
+                }
+                failure = rejection
+            case .failure(let error):
+                failure = error
+            }
+            failure.attempt = attempt
+
+            // retry
+            if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
+            let elapsed = ContinuousClock.now - started
+            var delay: Duration?
+            for retrier in retriers {
+                if case .retry(let after) = await retrier.shouldRetry(
+                    request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+                {
+                    delay = after
+                    break
+                }
+            }
+            guard let delay else { throw failure }
+            do {
+                try await client.clock.sleep(for: delay)
+            } catch {
+                throw cancellationError(request)
+            }
+            attempt += 1
+        }
+    }
+
+    /// Step 4: the transport call, timed, with cancellation and the size limit applied.
+    private func send(_ request: URLRequest, attempt: Int, startDate: Date, started: ContinuousClock.Instant) async
+        -> Result<TransportResponse, KonexError>
+    {
+        let sendStarted = ContinuousClock.now
+        do {
+            let (data, response) = try await client.transport.send(request)
+            let now = ContinuousClock.now
+            // A transport that ignores cancellation must not turn a cancelled request into a late success.
+            if Task.isCancelled { return .failure(cancellationError(request)) }
+            if let limit = client.maximumResponseSize, data.count > limit {
+                return .failure(
+                    KonexError(
+                        stage: .transport,
+                        message: "the response body of \(data.count) bytes exceeds maximumResponseSize (\(limit) bytes)",
+                        method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
+                        response: response, attempt: attempt))
+            }
+            let timing = RequestTiming(
+                startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt)
+            return .success(TransportResponse(response: response, data: data, timing: timing))
+        } catch {
+            var failure = KonexError.transport(error, request: request)
+            failure.attempt = attempt
+            return .failure(failure)
+        }
+    }
+
+    /// Step 6: the first validator that throws decides; the error body is decoded when asked for.
+    private func validate(_ received: TransportResponse, request: URLRequest, validators: [any KonexResponseValidator])
+        -> KonexError?
+    {
+        for validator in validators {
+            do {
+                try validator.validate(received.response, data: received.data)
+            } catch {
+                var failure = KonexError(
+                    stage: .validation, message: String(describing: error),
+                    method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
+                    response: received.response, data: received.data, underlyingError: error)
+                if let errorDecoder, !received.data.isEmpty {
+                    do {
+                        failure.errorBody = try errorDecoder.decode(received.data, client.decoder)
+                    } catch {
+                        let (path, reason) =
+                            (error as? DecodingError).map(DecodingErrorDescription.describe) ?? ([], "\(error)")
+                        let location = path.isEmpty ? "" : " at \(JSONKeyPath.render(path))"
+                        failure.message += "; the error body is not a \(errorDecoder.typeName): \(reason)\(location)"
+                    }
+                }
+                return failure
+            }
+        }
+        return nil
+    }
+
+    /// Step 7: processors, in order; with none the received bytes pass through untouched.
+    private func process(
+        _ received: TransportResponse, request: URLRequest, endpoint: (any KonexRequest)?, shared: Components
+    ) throws -> Exchange {
+        let processors = Self.merge(shared.processors, endpoint?.requestResponseProcessors, self.processors)
+        var data = received.data
+        for processor in processors {
+            do {
+                data = try processor.process(data, response: received.response)
+            } catch {
+                throw KonexError(
+                    stage: .processing, message: "processor \(type(of: processor)) failed: \(error)",
+                    method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
+                    response: received.response, data: data, underlyingError: error, attempt: received.timing.attempt)
+            }
+        }
+        return Exchange(
+            request: request, response: received.response, received: received.data, data: data,
+            timing: received.timing)
+    }
+
+    /// Client, then request, then call site; without allocating when only one level has components.
+    static func merge<Element>(_ client: [Element], _ request: [Element]?, _ callSite: [Element]) -> [Element] {
+        let request = request ?? []
+        if request.isEmpty && callSite.isEmpty { return client }
+        if client.isEmpty && callSite.isEmpty { return request }
+        if client.isEmpty && request.isEmpty { return callSite }
+        return client + request + callSite
+    }
+
+    /// A `.cancelled` error naming this request.
+    func cancellationError(_ request: URLRequest? = nil) -> KonexError {
+        switch source {
+        case .endpoint(let endpoint):
+            let url = request?.url ?? (try? Self.resolve(endpoint.path, against: client.baseURL, method: endpoint.method))
+            return .cancelled(request, method: endpoint.method, url: url)
+        case .url(let url):
+            return .cancelled(request, method: .get, url: url)
+        case .urlRequest(let given):
+            return .cancelled(request ?? given, method: HTTPMethod(given.httpMethod ?? "GET"), url: given.url)
+        }
+    }
+}

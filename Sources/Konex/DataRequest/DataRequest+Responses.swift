@@ -1,0 +1,154 @@
+import Foundation
+
+extension DataRequest {
+    /// Sends the request and returns the envelope with the (processed) body.
+    /// - Returns: The body with the request, response and timing.
+    /// - Throws: ``KonexError``.
+    public func response() async throws -> Response<Data> {
+        try await serialize { exchange in exchange.data }
+    }
+
+    /// Sends the request and decodes the body as `type`, returning the envelope.
+    /// - Parameters:
+    ///   - type: The type to decode; `Empty` or an optional accept an empty body.
+    ///   - keyPath: A dotted path to a nested value (`"data.items"`), found without re-serializing.
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    /// - Throws: ``KonexError``.
+    public func response<T: Decodable & Sendable>(
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil
+    ) async throws -> Response<T> {
+        let request = decodingErrors(as: errorType)
+        let decoder = decoder ?? client.decoder
+        let path = keyPath.map(JSONKeyPath.init)
+        return try await request.serialize { exchange in
+            try Self.decode(type, from: exchange, keyPath: path, decoder: decoder)
+        }
+    }
+
+    /// Sends the request and returns the (processed) body.
+    /// - Throws: ``KonexError``.
+    public func responseData() async throws -> Data { try await response().value }
+
+    /// Sends the request and returns the body as text, in the response's charset (UTF-8 when none is given).
+    /// - Parameter encoding: Forces an encoding instead of the response's charset.
+    /// - Throws: ``KonexError`` with stage `.decoding` when the bytes are not valid in that encoding.
+    public func responseString(encoding: String.Encoding? = nil) async throws -> String {
+        try await serialize { exchange in
+            let encoding =
+                encoding ?? exchange.response.value(forHTTPHeaderField: "Content-Type")
+                .flatMap(MediaType.charset(of:)).flatMap(Self.encoding(named:)) ?? .utf8
+            guard let text = String(data: exchange.data, encoding: encoding) else {
+                throw KonexError.decoding(
+                    StringDecodingFailure(encoding: encoding), keyPath: nil, request: exchange.request,
+                    response: exchange.response, data: exchange.received)
+            }
+            return text
+        }.value
+    }
+
+    /// Sends the request and parses the body as a ``JSON`` value (Konex's optional JSON parsing).
+    /// - Parameter keyPath: A dotted path to a nested value.
+    /// - Throws: ``KonexError``; an empty body is an error, not `.null`.
+    public func responseJSON(atKeyPath keyPath: String? = nil) async throws -> JSON {
+        try await response(of: JSON.self, atKeyPath: keyPath).value
+    }
+
+    /// Sends the request and decodes one object.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - keyPath: A dotted path to a nested value (`"data.user"`).
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    /// - Returns: The decoded value.
+    /// - Throws: ``KonexError``; decoding failures carry the coding path and the start of the body.
+    public func responseObject<T: Decodable & Sendable>(
+        ofType type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil
+    ) async throws -> T {
+        try await response(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType).value
+    }
+
+    /// Sends the request and decodes an array.
+    /// - Parameters:
+    ///   - type: The element type.
+    ///   - keyPath: A dotted path to a nested array (`"data.items"`).
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    /// - Returns: The decoded elements.
+    /// - Throws: ``KonexError``.
+    public func responseArray<T: Decodable & Sendable>(
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil
+    ) async throws -> [T] {
+        try await response(of: [T].self, atKeyPath: keyPath, decoder: decoder, errorType: errorType).value
+    }
+
+    /// Step 8: runs the pipeline, then `body`, mapping any error to a decoding-stage ``KonexError``.
+    func serialize<Value: Sendable>(_ body: (Exchange) throws -> Value) async throws -> Response<Value> {
+        let exchange = try await execute()
+        let value: Value
+        do {
+            value = try body(exchange)
+        } catch let error as KonexError {
+            throw error
+        } catch {
+            var failure = KonexError.decoding(
+                error, keyPath: nil, request: exchange.request, response: exchange.response, data: exchange.received)
+            failure.attempt = exchange.timing.attempt
+            throw failure
+        }
+        return Response(
+            value: value, request: exchange.request, response: exchange.response, data: exchange.received,
+            timing: exchange.timing)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from exchange: Exchange, keyPath: JSONKeyPath?, decoder: JSONDecoder)
+        throws -> T
+    {
+        let data = exchange.data
+        if data.isEmpty || data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            if let empty = type as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
+            throw KonexError.decoding(
+                EmptyBodyFailure(type: type, statusCode: exchange.response.statusCode), keyPath: nil,
+                request: exchange.request, response: exchange.response, data: exchange.received)
+        }
+        do {
+            guard let keyPath else { return try decoder.decode(type, from: data) }
+            return try decoder.decode(type, from: data[try JSONScanner.range(of: keyPath, in: data)])
+        } catch {
+            throw KonexError.decoding(
+                error, keyPath: error is JSONScanner.Failure ? nil : keyPath, request: exchange.request,
+                response: exchange.response, data: exchange.received)
+        }
+    }
+
+    private static func encoding(named charset: String) -> String.Encoding? {
+        switch charset {
+        case "utf-8", "utf8": .utf8
+        case "iso-8859-1", "latin1", "iso-latin-1": .isoLatin1
+        case "us-ascii", "ascii": .ascii
+        case "utf-16": .utf16
+        case "utf-16le": .utf16LittleEndian
+        case "utf-16be": .utf16BigEndian
+        case "windows-1252", "cp1252": .windowsCP1252
+        default: nil
+        }
+    }
+}
+
+/// A required value was asked of a response without a body.
+struct EmptyBodyFailure: Error, CustomStringConvertible {
+    let type: Any.Type
+    let statusCode: Int
+    var description: String {
+        "the response (\(statusCode)) has an empty body but a \(type) is required; decode Empty or an Optional to accept no body"
+    }
+}
+
+/// The body's bytes are not valid in the text encoding.
+struct StringDecodingFailure: Error, CustomStringConvertible {
+    let encoding: String.Encoding
+    var description: String { "the body is not valid \(encoding) text" }
+}

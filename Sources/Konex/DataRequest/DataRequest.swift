@@ -1,0 +1,116 @@
+import Foundation
+
+/// A request being built: an endpoint plus call-site components, ready to be sent by a `response…` method.
+///
+/// Each chain call returns a modified copy, so a partly built request can be kept and branched; nothing is
+/// sent until a terminal operation runs, and each terminal call sends the request anew.
+/// ```swift
+/// let posts = try await client.request(GetAllPostsRequest())
+///     .withPlugin(timing)                  // call-site components run after client and request ones
+///     .validate()                          // 200..<300
+///     .process(.keyPath("data"))           // processors, in order
+///     .responseArray(of: Post.self)        // async throws -> [Post]
+/// ```
+/// The order in which components run is documented once, in `Pipeline/Pipeline.swift`.
+public struct DataRequest: Sendable {
+    enum Source: Sendable {
+        case endpoint(any KonexRequest)
+        case url(URL)
+        case urlRequest(URLRequest)
+    }
+
+    let client: KonexClient
+    let source: Source
+    var plugins: [any KonexPlugin] = []
+    var adapters: [any RequestAdapter] = []
+    var validators: [any KonexResponseValidator] = []
+    var processors: [any KonexResponseProcessor] = []
+    var retriers: [any RequestRetrier] = []
+    var timeout: Duration?
+    var errorDecoder: ErrorBodyDecoder?
+
+    init(client: KonexClient, source: Source) {
+        self.client = client
+        self.source = source
+    }
+
+    /// The endpoint this request was made from, if it was made from a ``KonexRequest``.
+    public var endpoint: (any KonexRequest)? {
+        if case .endpoint(let endpoint) = source { return endpoint }
+        return nil
+    }
+
+    private func with(_ change: (inout DataRequest) -> Void) -> DataRequest {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+
+    /// Adds a plugin, after the client's and the request's.
+    /// - Parameter plugin: The plugin.
+    public func withPlugin(_ plugin: some KonexPlugin) -> DataRequest { with { $0.plugins.append(plugin) } }
+
+    /// Adds plugins, after the client's and the request's, in order.
+    public func withPlugins(_ plugins: [any KonexPlugin]) -> DataRequest { with { $0.plugins += plugins } }
+
+    /// Adds an adapter that rewrites the outgoing request, after the client's and the request's.
+    /// - Parameter adapter: The adapter, e.g. `.bearer(token)`.
+    public func withAdapter(_ adapter: some RequestAdapter) -> DataRequest { with { $0.adapters.append(adapter) } }
+
+    /// Adds an adapter made from a closure.
+    public func withAdapter(_ adapt: @escaping @Sendable (URLRequest) async throws -> URLRequest) -> DataRequest {
+        withAdapter(ClosureAdapter(adapt))
+    }
+
+    /// Accepts only status codes in `200..<300`.
+    public func validate() -> DataRequest { validate(StatusCodeValidator(200..<300)) }
+
+    /// Accepts only status codes in `range`.
+    public func validate(statusCode range: Range<Int>) -> DataRequest { validate(StatusCodeValidator(range)) }
+
+    /// Accepts only the listed status codes.
+    public func validate(statusCode codes: Set<Int>) -> DataRequest { validate(StatusCodeValidator(codes)) }
+
+    /// Accepts only the listed media types (`*/*` and `type/*` allowed); an empty body passes.
+    public func validate(contentType acceptable: [String]) -> DataRequest { validate(ContentTypeValidator(acceptable)) }
+
+    /// Adds a validator, after the client's and the request's.
+    /// - Parameter validator: The validator, e.g. `.statusCode(200..<300)`.
+    public func validate(_ validator: some KonexResponseValidator) -> DataRequest {
+        with { $0.validators.append(validator) }
+    }
+
+    /// Adds a validator made from a closure that throws to reject the response.
+    public func validate(_ check: @escaping @Sendable (HTTPURLResponse, Data) throws -> Void) -> DataRequest {
+        validate(ClosureValidator(check))
+    }
+
+    /// Adds a response processor, after the client's and the request's.
+    /// - Parameter processor: The processor, e.g. `.keyPath("data")`.
+    public func process(_ processor: some KonexResponseProcessor) -> DataRequest {
+        with { $0.processors.append(processor) }
+    }
+
+    /// Adds a response processor made from a closure.
+    public func process(_ transform: @escaping @Sendable (Data, HTTPURLResponse) throws -> Data) -> DataRequest {
+        process(ClosureProcessor(transform))
+    }
+
+    /// Adds a retrier, asked after the client's and the request's.
+    /// - Parameter retrier: The retrier, e.g. `RetryPolicy()`.
+    public func retry(_ retrier: some RequestRetrier) -> DataRequest { with { $0.retriers.append(retrier) } }
+
+    /// Sets this call's timeout, overriding the request's and the client's.
+    public func timeout(_ timeout: Duration) -> DataRequest { with { $0.timeout = timeout } }
+
+    /// Decodes the body of a response that fails validation as `type`; the thrown ``KonexError`` carries it.
+    /// - Parameter type: The server's error model.
+    public func decodingErrors<E: Decodable & Sendable>(as type: E.Type) -> DataRequest {
+        with { $0.errorDecoder = ErrorBodyDecoder(type) }
+    }
+
+    func decodingErrors(as type: (any (Decodable & Sendable).Type)?) -> DataRequest {
+        guard let type else { return self }
+        return decodingErrors(as: type)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A decoded value together with everything about the exchange that produced it.
+///
+/// ```swift
+/// let response = try await client.request(GetPost(id: 1)).response(of: Post.self)
+/// print(response.value.title, response.statusCode, response.headers["ETag"] ?? "-", response.timing.total)
+/// ```
+public struct Response<Value: Sendable>: Sendable {
+    /// The decoded value.
+    public let value: Value
+    /// The request as sent, after adapters.
+    public let request: URLRequest
+    /// The HTTP response head.
+    public let response: HTTPURLResponse
+    /// The body as received, before processors.
+    public let data: Data
+    /// Konex's own timing of the exchange.
+    public let timing: RequestTiming
+
+    /// Creates a response.
+    public init(value: Value, request: URLRequest, response: HTTPURLResponse, data: Data, timing: RequestTiming) {
+        self.value = value
+        self.request = request
+        self.response = response
+        self.data = data
+        self.timing = timing
+    }
+
+    /// The HTTP status code.
+    public var statusCode: Int { response.statusCode }
+
+    /// The response headers.
+    public var headers: [String: String] { response.headerFields }
+
+    /// A header's value, matched case-insensitively.
+    public func value(forHTTPHeaderField name: String) -> String? { response.value(forHTTPHeaderField: name) }
+
+    /// The standard reason phrase for the status code, e.g. `"not found"`.
+    public var localizedStringForStatusCode: String { HTTPURLResponse.localizedString(forStatusCode: statusCode) }
+
+    /// How long the exchange took, from the first attempt's start to the last attempt's end.
+    public var duration: Duration { timing.total }
+
+    /// The same response with its value transformed.
+    public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
+        Response<T>(value: try transform(value), request: request, response: response, data: data, timing: timing)
+    }
+}
+
+/// A value that stands for "no body": `Empty`, and `Optional` (as `nil`).
+public protocol EmptyDecodable {
+    /// The value an empty body decodes to.
+    static var emptyValue: Self { get }
+}
+
+/// The value of a response with no body (204, 205, HEAD, or an empty 200).
+///
+/// ```swift
+/// _ = try await client.request(DeletePost(id: 1)).validate().responseObject(ofType: Empty.self)
+/// ```
+public struct Empty: Codable, Sendable, Hashable, EmptyDecodable {
+    /// The empty value.
+    public static let emptyValue = Empty()
+    /// Creates the empty value.
+    public init() {}
+}
+
+extension Optional: EmptyDecodable {
+    public static var emptyValue: Wrapped? { nil }
+}

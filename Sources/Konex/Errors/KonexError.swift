@@ -1,0 +1,137 @@
+import Foundation
+
+/// The one error Konex throws: which request, which stage, what came back, and why.
+///
+/// Its `description` is written for a log:
+/// ```text
+/// KonexError.decoding: GET https://api.example.com/posts → 200 OK: type mismatch at [3].title:
+/// expected String, found a number. Body (812 bytes): [{"id":1,"title":"…
+/// ```
+/// Switch on ``stage`` (an extensible set of static members, so new stages never break your `switch`):
+/// ```swift
+/// do { posts = try await client.request(GetPosts()).validate().responseArray(of: Post.self) }
+/// catch let error as KonexError where error.stage == .validation { show(error.errorBody(as: APIError.self)) }
+/// ```
+public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The pipeline stage that failed.
+    public struct Stage: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The request could not be built: bad URL, header injection, unencodable body.
+        public static let invalidRequest = Stage(rawValue: "invalidRequest")
+        /// A ``RequestAdapter`` threw.
+        public static let adaptation = Stage(rawValue: "adaptation")
+        /// No HTTP response: connection refused, lost, timed out, DNS …
+        public static let transport = Stage(rawValue: "transport")
+        /// A response arrived but a validator rejected it.
+        public static let validation = Stage(rawValue: "validation")
+        /// A ``KonexResponseProcessor`` threw.
+        public static let processing = Stage(rawValue: "processing")
+        /// The body could not be turned into the requested value.
+        public static let decoding = Stage(rawValue: "decoding")
+        /// The task or the handle was cancelled.
+        public static let cancelled = Stage(rawValue: "cancelled")
+    }
+
+    /// The stage that failed.
+    public var stage: Stage
+    /// What went wrong, in one sentence.
+    public var message: String
+    /// The request's method, when known.
+    public var method: HTTPMethod?
+    /// The request's URL, when known (not known when the URL itself was invalid).
+    public var url: URL?
+    /// The request as sent, after adapters, when it got that far.
+    public var request: URLRequest?
+    /// The HTTP response, when one arrived.
+    public var response: HTTPURLResponse?
+    /// The body as received, when one arrived.
+    public var data: Data?
+    /// The error that caused this one: a `URLError`, a `DecodingError`, a validator's error …
+    public var underlyingError: (any Error)?
+    /// The error body decoded as the `errorType` the call asked for, when validation failed.
+    public var errorBody: (any Sendable)?
+    /// The coding path of a decoding failure, e.g. `data.items[3].title`.
+    public var codingPath: String?
+    /// The attempt that produced this error, starting at 1.
+    public var attempt: Int
+
+    /// Creates an error; Konex fills in the request and response context as the error travels up.
+    public init(
+        stage: Stage, message: String, method: HTTPMethod? = nil, url: URL? = nil, request: URLRequest? = nil,
+        response: HTTPURLResponse? = nil, data: Data? = nil, underlyingError: (any Error)? = nil,
+        errorBody: (any Sendable)? = nil, codingPath: String? = nil, attempt: Int = 1
+    ) {
+        self.stage = stage
+        self.message = message
+        self.method = method
+        self.url = url
+        self.request = request
+        self.response = response
+        self.data = data
+        self.underlyingError = underlyingError
+        self.errorBody = errorBody
+        self.codingPath = codingPath
+        self.attempt = attempt
+    }
+
+    /// The response's status code, when a response arrived.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// The response's headers, when a response arrived.
+    public var headers: [String: String] { response?.headerFields ?? [:] }
+
+    /// The decoded error body as `type`, when validation failed and the call gave `errorType: type`.
+    /// - Parameter type: The error body's type.
+    /// - Returns: The body, or `nil` when there is none of that type.
+    public func errorBody<Body>(as type: Body.Type) -> Body? { errorBody as? Body }
+
+    /// Whether this is a timeout (`URLError.timedOut`).
+    public var isTimeout: Bool { (underlyingError as? URLError)?.code == .timedOut }
+
+    /// The first ~200 bytes of the body as text, for logs.
+    public var bodySnippet: String? {
+        guard let data, !data.isEmpty else { return nil }
+        return KonexError.snippet(of: data)
+    }
+
+    static func snippet(of data: Data, limit: Int = 200) -> String {
+        let prefix = data.prefix(limit)
+        var text = String(decoding: prefix, as: UTF8.self)
+        if data.count > limit { text += "…" }
+        return text
+    }
+
+    public var description: String {
+        var text = "KonexError.\(stage.rawValue):"
+        if let method { text += " \(method.rawValue)" }
+        if let url { text += " \(url.absoluteString)" }
+        if let response {
+            text += " → \(response.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: response.statusCode))"
+        }
+        text += ": \(message)"
+        if attempt > 1 { text += " (attempt \(attempt))" }
+        if let errorBody { text += ". Error body: \(errorBody)" }
+        if let bodySnippet, let data { text += ". Body (\(data.count) bytes): \(bodySnippet)" }
+        return text
+    }
+
+    public var debugDescription: String {
+        var text = description
+        if let underlyingError { text += "\nUnderlying error: \(String(reflecting: underlyingError))" }
+        return text
+    }
+}
+
+extension HTTPURLResponse {
+    /// The headers as a `[String: String]`, names as the server sent them.
+    public var headerFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name] = value }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,14 @@
+// The pipeline order, documented once. `DataRequest+Execution.swift` reads in this order.
+//
+//  1. build      the URLRequest from the KonexRequest (URL, query, headers, body)    stage .invalidRequest
+//  2. adapt      client adapters → request adapters → call-site adapters              stage .adaptation
+//  3. plugins    didSendRequest, client → request → call site
+//  4. transport  Transport.send, timed by Konex                                       stage .transport / .cancelled
+//  5. plugins    didReceiveResponse, same order, success or failure
+//  6. validate   client validators → request validators → call-site validators        stage .validation
+//     retry      on a transport or validation failure, retriers (client → request → call site) may
+//                ask for another attempt after a delay; the attempt restarts at step 2
+//  7. process    client processors → request processors → call-site processors        stage .processing
+//  8. serialize  the terminal operation (data, string, JSON, Decodable, key path)     stage .decoding
+//
+// Every failure becomes one KonexError carrying the stage, the request, and whatever response there was.

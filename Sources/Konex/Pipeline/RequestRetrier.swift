@@ -1,0 +1,26 @@
+import Foundation
+
+/// Decides whether a failed attempt is tried again, and after how long.
+///
+/// Retriers are asked in order (client, request, call site) after a transport or validation failure; the first
+/// that answers `.retry` wins. The wait goes through the client's `clock`, so tests never really sleep.
+/// See ``RetryPolicy`` for the built-in exponential backoff.
+public protocol RequestRetrier: Sendable {
+    /// Whether to retry after `error`.
+    /// - Parameters:
+    ///   - request: The request that failed (after adapters).
+    ///   - error: Why it failed; its `response` is set for validation failures.
+    ///   - attempt: The number of the attempt that failed, starting at 1.
+    ///   - elapsed: Time since the first attempt started.
+    /// - Returns: `.retry(after:)` to try again, `.doNotRetry` to give up.
+    func shouldRetry(_ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
+        -> RetryDecision
+}
+
+/// A retrier's answer.
+public enum RetryDecision: Sendable, Hashable {
+    /// Give up: the error is reported.
+    case doNotRetry
+    /// Try again after the delay.
+    case retry(after: Duration)
+}

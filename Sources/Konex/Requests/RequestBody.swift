@@ -1,0 +1,51 @@
+import Foundation
+
+/// A typed request body; Konex sets `Content-Type` to match unless the request sets it itself.
+///
+/// ```swift
+/// var body: RequestBody? { .json(NewPost(title: "Hello")) }
+/// var body: RequestBody? { .form(["user": "ada", "remember": true]) }
+/// var body: RequestBody? { .data(png, contentType: "image/png") }
+/// ```
+public struct RequestBody: Sendable {
+    enum Kind: Sendable {
+        case json(any Encodable & Sendable, encoder: JSONEncoder?)
+        case form(Parameters)
+        case data(Data, contentType: String)
+        case multipart(MultipartFormData)
+    }
+
+    let kind: Kind
+
+    /// An `Encodable` value encoded as JSON (`application/json`).
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - encoder: An encoder for this body only; the client's `encoder` by default.
+    public static func json(_ value: some Encodable & Sendable, encoder: JSONEncoder? = nil) -> RequestBody {
+        RequestBody(kind: .json(value, encoder: encoder))
+    }
+
+    /// Parameters encoded as `application/x-www-form-urlencoded`, with the client's ``URLEncoding``.
+    /// - Parameter parameters: The fields.
+    public static func form(_ parameters: Parameters) -> RequestBody { RequestBody(kind: .form(parameters)) }
+
+    /// Raw bytes with the given content type.
+    /// - Parameters:
+    ///   - data: The bytes to send.
+    ///   - contentType: The `Content-Type`; `application/octet-stream` by default.
+    public static func data(_ data: Data, contentType: String = "application/octet-stream") -> RequestBody {
+        RequestBody(kind: .data(data, contentType: contentType))
+    }
+
+    /// Text encoded as UTF-8.
+    /// - Parameters:
+    ///   - text: The text to send.
+    ///   - contentType: The `Content-Type`; `text/plain; charset=utf-8` by default.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
+        RequestBody(kind: .data(Data(text.utf8), contentType: contentType))
+    }
+
+    /// A `multipart/form-data` body (RFC 7578).
+    /// - Parameter form: The parts.
+    public static func multipart(_ form: MultipartFormData) -> RequestBody { RequestBody(kind: .multipart(form)) }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Sends one request and returns the response: the only way Konex touches the network.
+///
+/// ``URLSessionTransport`` is the default. Everything above a transport (building, adapters, plugins,
+/// validation, retries, decoding) works the same over any transport, so a test double is a few lines;
+/// KonexTesting ships `MockTransport` and `FixtureTransport`.
+/// ```swift
+/// struct Teapot: Transport {
+///     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+///         (Data("short and stout".utf8),
+///          HTTPURLResponse(url: request.url!, statusCode: 418, httpVersion: "HTTP/1.1", headerFields: [:])!)
+///     }
+/// }
+/// let client = KonexClient(transport: Teapot())
+/// ```
+///
+/// A transport should throw `CancellationError` (or `URLError(.cancelled)`) when its task is cancelled; any
+/// other error is reported as stage ``KonexError/Stage/transport`` with the error as `underlyingError`.
+public protocol Transport: Sendable {
+    /// Sends `request` and returns the body and response head.
+    /// - Parameter request: The fully built, adapted request.
+    /// - Returns: The body and the HTTP response.
+    /// - Throws: Any error when no HTTP response was received.
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}
