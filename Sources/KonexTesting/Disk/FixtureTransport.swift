@@ -1,0 +1,108 @@
+import Foundation
+import Konex
+
+/// A disk-backed ``Transport``: serves the fixtures in a directory through the same matching engine as
+/// ``MockTransport`` (delays, faults, journal, unmatched-request diagnostics).
+///
+/// Two kinds of fixture, freely mixed:
+/// - **Convention files**: `<path>.<method>.<ext>` answers `METHOD /<path>` (`posts.get.json` → `GET /posts`,
+///   `posts/1.delete.json` → `DELETE /posts/1`, `index.get.json` → `GET /`). An optional sidecar
+///   `<path>.<method>.meta.json` sets `status`, `headers`, `delayMilliseconds`, `fault` and `query`.
+/// - **HAR files** (`*.har`, e.g. recorded by ``RecordingTransport``): each entry replays by method, path and
+///   query; identical requests answer in recorded order.
+///
+/// ```swift
+/// let fixtures = try FixtureTransport(directory: FixtureDirectory(besides: #filePath), clock: ImmediateClock())
+/// let client = KonexClient(baseURL: URL(string: "https://api.example.com")!, transport: fixtures)
+/// ```
+public final class FixtureTransport: Transport {
+    /// The directory served.
+    public let directory: FixtureDirectory
+    /// The engine behind it: add endpoints to it, or inspect its journal.
+    public let mock: MockTransport
+
+    /// Loads every fixture in `directory`.
+    /// - Parameters:
+    ///   - directory: The fixture directory.
+    ///   - clock: What delays wait on.
+    ///   - delay: A delay for every response (NetworkKit's `diskDelay` for the whole directory).
+    ///   - allowRepeats: Whether HAR entries answer again after their recorded count; `false` by default.
+    /// - Throws: ``FixtureError`` for a malformed HAR or metadata file, naming the file and field.
+    public init(
+        directory: FixtureDirectory, clock: any Clock<Duration> = ContinuousClock(), delay: Delay = .none,
+        allowRepeats: Bool = false
+    ) throws {
+        self.directory = directory
+        mock = MockTransport(clock: clock, delay: delay)
+        for file in try directory.files() {
+            if file.hasSuffix(".har") {
+                for endpoint in try HAR.load(from: directory.url(file)).endpoints(allowRepeats: allowRepeats) {
+                    mock.stub(endpoint)
+                }
+            } else if !file.hasSuffix(".meta.json"), let endpoint = try conventionEndpoint(for: file) {
+                mock.stub(endpoint)
+            }
+        }
+    }
+
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await mock.send(request)
+    }
+
+    /// Serves the fixture file at `relativePath` for `matcher`, after `delay` (NetworkKit's `diskPath`/`diskDelay`).
+    /// - Throws: ``FixtureError`` when the path escapes the directory or the file does not exist.
+    public func serve(_ relativePath: String, for matcher: RequestMatcher, status: Int = 200, delay: Duration = .zero) throws {
+        let url = try directory.url(relativePath)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw FixtureError("fixture \(relativePath) does not exist in \(directory.root.path)")
+        }
+        mock.stub(MockEndpoint(matcher, responses: [.file(url, status: status)], delay: .fixed(delay)))
+    }
+
+    private struct Metadata: Decodable {
+        var status: Int?
+        var headers: [String: String]?
+        var delayMilliseconds: Int?
+        var fault: String?
+        var query: [String: String]?
+    }
+
+    private static let faults: [String: Fault] = [
+        "timeout": .timeout, "notConnected": .notConnected, "connectionLost": .connectionLost,
+        "connectionRefused": .connectionRefused, "truncatedBody": .truncatedBody, "malformedJSON": .malformedJSON,
+        "hang": .hang,
+    ]
+
+    private func conventionEndpoint(for file: String) throws -> MockEndpoint? {
+        let parts = file.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return nil }
+        let method = parts[parts.count - 2].uppercased()
+        guard ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"].contains(method) else { return nil }
+        let stem = parts.dropLast(2).joined(separator: ".")
+        let path = stem == "index" ? "/" : "/" + (stem.hasSuffix("/index") ? String(stem.dropLast(6)) : stem)
+        var matcher = RequestMatcher(method: HTTPMethod(method), path: path)
+        var response = MockResponse.file(try directory.url(file))
+        let metaPath = "\(stem).\(parts[parts.count - 2]).meta.json"
+        let metaURL = try directory.url(metaPath)
+        if FileManager.default.fileExists(atPath: metaURL.path) {
+            let meta: Metadata
+            do {
+                meta = try JSONDecoder().decode(Metadata.self, from: Data(contentsOf: metaURL))
+            } catch let error as DecodingError {
+                throw FixtureError("malformed fixture metadata \(metaURL.path): \(FixtureError.describe(error))")
+            }
+            response.status = meta.status ?? 200
+            response.headers.merge(meta.headers ?? [:]) { $1 }
+            if let milliseconds = meta.delayMilliseconds { response.delay = .fixed(.milliseconds(milliseconds)) }
+            if let name = meta.fault {
+                guard let fault = Self.faults[name] else {
+                    throw FixtureError(
+                        "unknown fault \"\(name)\" in \(metaURL.path); known: \(Self.faults.keys.sorted().joined(separator: ", "))")
+                }
+                response.fault = fault
+            }
+            if let query = meta.query { matcher = matcher.query(query) }
+        }
+        return MockEndpoint(matcher, responses: [response])
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Konex
+
+extension HAR.Entry {
+    /// An entry for one exchange; binary bodies are base64 with an explicit marker.
+    init(request: URLRequest, response: HTTPURLResponse, body: Data, startedAt: Date, duration: Duration) {
+        let url = request.url?.absoluteString ?? ""
+        let requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+            .map { HAR.NameValue(name: $0.key, value: $0.value) }
+        let query = RequestMatcher.queryItems(of: request.url).map { HAR.NameValue(name: $0.name, value: $0.value) }
+        var postData: HAR.PostData?
+        if let requestBody = request.httpBody, !requestBody.isEmpty {
+            let mime = request.value(forHTTPHeaderField: "Content-Type") ?? "application/octet-stream"
+            if let text = String(data: requestBody, encoding: .utf8) {
+                postData = HAR.PostData(mimeType: mime, text: text, _encoding: nil)
+            } else {
+                postData = HAR.PostData(mimeType: mime, text: requestBody.base64EncodedString(), _encoding: "base64")
+            }
+        }
+        let responseHeaders = response.headerFields.sorted { $0.key.lowercased() < $1.key.lowercased() }
+            .map { HAR.NameValue(name: $0.key, value: $0.value) }
+        let mime = response.value(forHTTPHeaderField: "Content-Type") ?? ""
+        let text = String(data: body, encoding: .utf8)
+        let milliseconds = Double(duration / .microseconds(1)) / 1000
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        self.init(
+            startedDateTime: formatter.string(from: startedAt), time: milliseconds,
+            request: HAR.Request(
+                method: request.httpMethod ?? "GET", url: url, httpVersion: "HTTP/1.1", cookies: [],
+                headers: requestHeaders, queryString: query, postData: postData, headersSize: -1,
+                bodySize: request.httpBody?.count ?? 0),
+            response: HAR.Response(
+                status: response.statusCode,
+                statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode), httpVersion: "HTTP/1.1",
+                cookies: [], headers: responseHeaders,
+                content: HAR.Content(
+                    size: body.count, mimeType: mime, text: text ?? body.base64EncodedString(),
+                    encoding: text == nil ? "base64" : nil),
+                redirectURL: response.value(forHTTPHeaderField: "Location") ?? "", headersSize: -1, bodySize: body.count),
+            timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0))
+    }
+
+    /// The matcher that replays this entry: method, path and query items (redacted ones match any value).
+    var matcher: RequestMatcher {
+        let url = URL(string: request.url)
+        var matcher = RequestMatcher(method: HTTPMethod(request.method), path: url.map(RequestMatcher.path(of:)) ?? "/")
+        let items = request.queryString
+        matcher.query = items.map { ($0.name, $0.value == Redaction.placeholder ? nil : $0.value) }
+        matcher.exactQuery = true
+        return matcher
+    }
+
+    /// The response this entry replays.
+    func mockResponse() throws -> MockResponse {
+        var headers: [String: String] = [:]
+        for header in response.headers {
+            // Repeated headers (Set-Cookie, Vary) fold into one comma-separated value, as HTTPURLResponse does.
+            headers[header.name] = headers[header.name].map { $0 + ", " + header.value } ?? header.value
+        }
+        let text = response.content.text ?? ""
+        let body: Data
+        if response.content.encoding == "base64" {
+            guard let decoded = Data(base64Encoded: text) else {
+                throw FixtureError("entry for \(request.method) \(request.url) has invalid base64 content")
+            }
+            body = decoded
+        } else {
+            body = Data(text.utf8)
+        }
+        return MockResponse(status: response.status, headers: headers, body: .data(body))
+    }
+}
+
+extension HAR {
+    /// Endpoints that replay the archive: identical requests answer in recorded order, once each
+    /// (or the last one repeatedly when `allowRepeats` is set).
+    func endpoints(allowRepeats: Bool) throws -> [MockEndpoint] {
+        var order: [String] = []
+        var groups: [String: (RequestMatcher, [MockResponse])] = [:]
+        for entry in log.entries {
+            let key = entry.request.method + " " + entry.request.url
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = (entry.matcher, [])
+            }
+            groups[key]!.1.append(try entry.mockResponse())
+        }
+        return order.map { key in
+            let (matcher, responses) = groups[key]!
+            return MockEndpoint(matcher, responses: responses, times: allowRepeats ? .always : .times(responses.count))
+        }
+    }
+}

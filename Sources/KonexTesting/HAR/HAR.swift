@@ -1,0 +1,165 @@
+import Foundation
+
+/// An HTTP Archive (HAR 1.2), the format browser dev tools, Charles and Proxyman open.
+///
+/// Konex-specific data lives in `_`-prefixed fields, as the spec allows. Encoding is deterministic
+/// (sorted keys, pretty-printed, headers in received order) so recorded fixtures diff cleanly.
+public struct HAR: Codable, Sendable, Hashable {
+    /// The archive's root.
+    public var log: Log
+
+    /// Creates an archive.
+    public init(log: Log) { self.log = log }
+
+    /// The `log` object.
+    public struct Log: Codable, Sendable, Hashable {
+        public var version: String
+        public var creator: Creator
+        public var entries: [Entry]
+        public init(version: String = "1.2", creator: Creator = Creator(), entries: [Entry] = []) {
+            self.version = version
+            self.creator = creator
+            self.entries = entries
+        }
+    }
+
+    /// The tool that wrote the archive.
+    public struct Creator: Codable, Sendable, Hashable {
+        public var name: String
+        public var version: String
+        public init(name: String = "Konex", version: String = "1.0") {
+            self.name = name
+            self.version = version
+        }
+    }
+
+    /// One exchange.
+    public struct Entry: Codable, Sendable, Hashable {
+        public var startedDateTime: String
+        public var time: Double
+        public var request: Request
+        public var response: Response
+        public var cache: Cache
+        public var timings: Timings
+        public init(startedDateTime: String, time: Double, request: Request, response: Response, timings: Timings) {
+            self.startedDateTime = startedDateTime
+            self.time = time
+            self.request = request
+            self.response = response
+            self.cache = Cache()
+            self.timings = timings
+        }
+    }
+
+    /// A name/value pair (headers, query items, cookies).
+    public struct NameValue: Codable, Sendable, Hashable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The request.
+    public struct Request: Codable, Sendable, Hashable {
+        public var method: String
+        public var url: String
+        public var httpVersion: String
+        public var cookies: [NameValue]
+        public var headers: [NameValue]
+        public var queryString: [NameValue]
+        public var postData: PostData?
+        public var headersSize: Int
+        public var bodySize: Int
+    }
+
+    /// A request body.
+    public struct PostData: Codable, Sendable, Hashable {
+        public var mimeType: String
+        public var text: String
+        /// `"base64"` when `text` holds base64 of a binary body (a Konex extension; HAR has no field for it).
+        public var _encoding: String?
+    }
+
+    /// The response.
+    public struct Response: Codable, Sendable, Hashable {
+        public var status: Int
+        public var statusText: String
+        public var httpVersion: String
+        public var cookies: [NameValue]
+        public var headers: [NameValue]
+        public var content: Content
+        public var redirectURL: String
+        public var headersSize: Int
+        public var bodySize: Int
+    }
+
+    /// A response body.
+    public struct Content: Codable, Sendable, Hashable {
+        public var size: Int
+        public var mimeType: String
+        public var text: String?
+        /// `"base64"` for binary bodies (HAR 1.2 §content).
+        public var encoding: String?
+    }
+
+    /// Caching information (unused, but required).
+    public struct Cache: Codable, Sendable, Hashable {
+        public init() {}
+    }
+
+    /// Time spent in each phase, in milliseconds; `-1` where not measured.
+    public struct Timings: Codable, Sendable, Hashable {
+        public var send: Double
+        public var wait: Double
+        public var receive: Double
+    }
+}
+
+extension HAR {
+    /// Reads an archive, reporting which file and which field when it is malformed.
+    /// - Parameter url: The `.har` file.
+    /// - Throws: ``FixtureError``.
+    public static func load(from url: URL) throws -> HAR {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw FixtureError("cannot read HAR file \(url.path): \(error.localizedDescription)")
+        }
+        do {
+            return try JSONDecoder().decode(HAR.self, from: data)
+        } catch let error as DecodingError {
+            throw FixtureError("malformed HAR file \(url.path): \(FixtureError.describe(error))")
+        } catch {
+            throw FixtureError("malformed HAR file \(url.path): \(error)")
+        }
+    }
+
+    /// The archive as deterministic, pretty-printed JSON.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+}
+
+/// A fixture is missing, malformed, or outside its directory.
+public struct FixtureError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing required field \(path(context.codingPath)).\(key.stringValue)"
+        case .typeMismatch(let type, let context): return "field \(path(context.codingPath)) is not a \(type)"
+        case .valueNotFound(let type, let context): return "field \(path(context.codingPath)) is null, expected \(type)"
+        case .dataCorrupted(let context): return "not valid JSON at \(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

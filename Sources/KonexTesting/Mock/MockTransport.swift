@@ -1,0 +1,215 @@
+import Foundation
+import Konex
+
+/// An in-memory ``Transport`` that answers from declared endpoints, with delays on an injected clock,
+/// sequences, scenarios, faults and a journal. One per client: no global state, so tests run in parallel.
+///
+/// ```swift
+/// let mock = MockTransport(clock: ImmediateClock())
+/// mock.stub(.get("/posts/{id}"), .json(Post(id: 1, title: "Hello")))
+/// mock.stub(.get("/flaky"), .status(503), .json(ok))            // 503 once, then 200
+/// let client = KonexClient(baseURL: URL(string: "https://api.test")!, transport: mock)
+/// let post = try await client.request("/posts/1").responseObject(ofType: Post.self)
+/// #expect(mock.requests.count == 1)
+/// ```
+/// A request that matches nothing fails with ``UnmatchedRequestError`` (never a plausible empty 200).
+/// Endpoints are tried in the order they were declared; exhausted ones (see ``Times``) are skipped.
+public final class MockTransport: Transport {
+    private struct Registered: Sendable {
+        var endpoint: MockEndpoint
+        var uses = 0
+    }
+
+    private struct State: Sendable {
+        var endpoints: [Registered] = []
+        var journal: [RecordedRequest] = []
+        var received = 0
+        var scenarios: [String: String] = [:]
+        var random: SplitMix64
+    }
+
+    private let state: Lock<State>
+    private let clock: any Clock<Duration>
+    private let delay: Delay
+    /// How many requests the journal keeps (the most recent); older ones are dropped so long runs stay flat.
+    public let journalLimit: Int
+
+    /// Creates a mock transport.
+    /// - Parameters:
+    ///   - clock: What delays wait on; `ContinuousClock` by default, ``ImmediateClock`` or ``ManualClock`` in tests.
+    ///   - delay: A delay for every response, added to the endpoint's and the response's.
+    ///   - seed: Seeds random delays, so the same seed gives the same delays.
+    ///   - journalLimit: How many recent requests the journal keeps; 1,000 by default.
+    public init(clock: any Clock<Duration> = ContinuousClock(), delay: Delay = .none, seed: UInt64 = 0, journalLimit: Int = 1_000) {
+        self.clock = clock
+        self.delay = delay
+        self.journalLimit = journalLimit
+        state = Lock(State(random: SplitMix64(seed: seed)))
+    }
+
+    /// Declares an endpoint answering `responses` in order (the last repeats while `times` allows).
+    /// - Parameters:
+    ///   - matcher: Which requests it answers.
+    ///   - responses: What it answers.
+    ///   - times: How many times; `.always` by default.
+    ///   - delay: A delay for each of its responses.
+    public func stub(_ matcher: RequestMatcher, _ responses: MockResponse..., times: Times = .always, delay: Delay = .none) {
+        stub(MockEndpoint(matcher, responses: responses, times: times, delay: delay))
+    }
+
+    /// Declares an endpoint.
+    public func stub(_ endpoint: MockEndpoint) {
+        state.withLock { $0.endpoints.append(Registered(endpoint: endpoint)) }
+    }
+
+    /// Declares an endpoint and returns the transport, for one-expression setup.
+    public func stubbing(_ matcher: RequestMatcher, _ responses: MockResponse..., times: Times = .always) -> MockTransport {
+        stub(MockEndpoint(matcher, responses: responses, times: times))
+        return self
+    }
+
+    /// Sets a scenario's state (scenarios start in `"started"`).
+    public func setState(_ state: String, ofScenario name: String) {
+        self.state.withLock { $0.scenarios[name] = state }
+    }
+
+    /// A scenario's current state.
+    public func state(ofScenario name: String) -> String {
+        state.withLock { $0.scenarios[name] ?? "started" }
+    }
+
+    /// The most recent requests received, oldest first (at most ``journalLimit``).
+    public var requests: [RecordedRequest] { state.value.journal }
+
+    /// How many requests were received in all, including those dropped from the journal.
+    public var requestCount: Int { state.value.received }
+
+    /// The journalled requests that `matcher` matches.
+    public func requests(matching matcher: RequestMatcher) -> [RecordedRequest] {
+        requests.filter { matcher.matches($0.request) }
+    }
+
+    /// The endpoints that never answered.
+    public var unusedEndpoints: [MockEndpoint] {
+        state.value.endpoints.filter { $0.uses == 0 }.map(\.endpoint)
+    }
+
+    /// Throws when some endpoint was declared but never used: a test that set up more than it exercised.
+    public func verifyAllEndpointsUsed() throws {
+        let unused = unusedEndpoints
+        if !unused.isEmpty {
+            throw MockConfigurationError(
+                "\(unused.count) mock endpoint(s) never used: " + unused.map(\.description).joined(separator: ", "))
+        }
+    }
+
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (response, wait) = try pick(for: request)
+        if wait > .zero { try await clock.sleep(for: wait) }
+        try Task.checkCancellation()
+        return try await answer(request, with: response)
+    }
+
+    /// Journals the request and chooses the response and the total delay, under one lock.
+    private func pick(for request: URLRequest) throws -> (MockResponse, Duration) {
+        try state.withLock { state in
+            state.journal.append(RecordedRequest(request: request, sequenceNumber: state.received))
+            state.received += 1
+            if state.journal.count > journalLimit { state.journal.removeFirst(state.journal.count - journalLimit) }
+
+            var nearest: [(misses: [String], endpoint: String)] = []
+            for index in state.endpoints.indices {
+                let registered = state.endpoints[index]
+                let endpoint = registered.endpoint
+                var misses = endpoint.matcher.mismatches(request)
+                if let limit = endpoint.times.limit, registered.uses >= limit {
+                    misses.append("already answered \(registered.uses) time(s) (limit \(limit))")
+                }
+                if let scenario = endpoint.scenario, let wanted = scenario.state {
+                    let current = state.scenarios[scenario.name] ?? "started"
+                    if current != wanted {
+                        misses.append("scenario \"\(scenario.name)\" is in state \"\(current)\", not \"\(wanted)\"")
+                    }
+                }
+                guard misses.isEmpty else {
+                    nearest.append((misses, endpoint.description))
+                    continue
+                }
+                state.endpoints[index].uses += 1
+                if let scenario = endpoint.scenario, let next = scenario.next { state.scenarios[scenario.name] = next }
+                let response = endpoint.responses[min(registered.uses, endpoint.responses.count - 1)]
+                var wait = Duration.zero
+                for delay in [delay, endpoint.delay, response.delay ?? .none] {
+                    wait += Self.duration(of: delay, using: &state.random)
+                }
+                return (response, wait)
+            }
+            let best = nearest.sorted { $0.misses.count < $1.misses.count }.prefix(3)
+            throw UnmatchedRequestError(
+                request: request,
+                nearest: best.map { UnmatchedRequestError.NearMiss(endpoint: $0.endpoint, differences: $0.misses) })
+        }
+    }
+
+    private func answer(_ request: URLRequest, with response: MockResponse) async throws -> (Data, HTTPURLResponse) {
+        if let code = response.fault?.urlErrorCode { throw URLError(code) }
+        if response.fault == .hang { try await Self.hangUntilCancelled() }
+        var body = try response.bodyData()
+        switch response.fault {
+        case .truncatedBody: body = body.prefix(body.count / 2)
+        case .malformedJSON: body = Data(#"{"id": 1, "title": "unterminated"#.utf8)
+        default: break
+        }
+        let url = request.url ?? URL(string: "http://mock.invalid/")!
+        guard let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
+        else { throw MockConfigurationError("cannot build an HTTP response with status \(response.status)") }
+        return (request.httpMethod == "HEAD" ? Data() : body, http)
+    }
+
+    static func duration(of delay: Delay, using random: inout SplitMix64) -> Duration {
+        switch delay {
+        case .none: return .zero
+        case .fixed(let duration): return duration
+        case .random(let range):
+            let low = range.lowerBound / .nanoseconds(1)
+            let high = range.upperBound / .nanoseconds(1)
+            let span = UInt64(max(0, high - low))
+            let offset = span == 0 ? 0 : random.next() % (span + 1)
+            return range.lowerBound + .nanoseconds(Int64(offset))
+        }
+    }
+
+    /// Suspends until the task is cancelled, whatever the clock.
+    static func hangUntilCancelled() async throws {
+        let gate = Lock<(CheckedContinuation<Void, any Error>?, Bool)>((nil, false))
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let cancelled = gate.withLock { gate in
+                    gate.0 = continuation
+                    return gate.1
+                }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let continuation = gate.withLock { gate in
+                gate.1 = true
+                defer { gate.0 = nil }
+                return gate.0
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64): same seed, same sequence.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

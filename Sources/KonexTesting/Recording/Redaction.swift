@@ -1,0 +1,104 @@
+import Foundation
+import Konex
+
+/// What is scrubbed from recorded fixtures before they reach disk.
+///
+/// By default: `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and common API-key headers;
+/// token-like query items; password/token JSON fields. Add your own, and register secret values so the final
+/// scan refuses to write any fixture that still contains them:
+/// ```swift
+/// var redaction = Redaction.default
+/// redaction.headers.insert("x-tenant-signature")
+/// redaction.jsonFields.insert("ssn")
+/// redaction.secrets.append(ProcessInfo.processInfo.environment["API_TOKEN"] ?? "")
+/// ```
+public struct Redaction: Sendable {
+    /// What replaces a redacted value.
+    public static let placeholder = "REDACTED"
+
+    /// Header names (case-insensitive) whose values are replaced.
+    public var headers: Set<String>
+    /// Query item names (case-insensitive) whose values are replaced.
+    public var queryItems: Set<String>
+    /// JSON object keys (case-insensitive, at any depth, in request and response bodies) whose values are replaced.
+    public var jsonFields: Set<String>
+    /// Values that must never be written; a fixture that still contains one is refused.
+    public var secrets: [String]
+
+    /// Creates a redaction policy.
+    public init(headers: Set<String>, queryItems: Set<String>, jsonFields: Set<String>, secrets: [String] = []) {
+        self.headers = Set(headers.map { $0.lowercased() })
+        self.queryItems = Set(queryItems.map { $0.lowercased() })
+        self.jsonFields = Set(jsonFields.map { $0.lowercased() })
+        self.secrets = secrets
+    }
+
+    /// The default policy.
+    public static let `default` = Redaction(
+        headers: [
+            "authorization", "cookie", "set-cookie", "proxy-authorization", "x-api-key", "api-key", "x-auth-token",
+            "x-access-token",
+        ],
+        queryItems: [
+            "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret",
+            "client_secret", "signature", "sig",
+        ],
+        jsonFields: ["password", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret"])
+
+    /// The entry with every listed value replaced.
+    func apply(to entry: HAR.Entry) -> HAR.Entry {
+        var entry = entry
+        entry.request.headers = entry.request.headers.map(redactHeader)
+        entry.response.headers = entry.response.headers.map(redactHeader)
+        entry.request.queryString = entry.request.queryString.map { item in
+            queryItems.contains(item.name.lowercased()) ? HAR.NameValue(name: item.name, value: Self.placeholder) : item
+        }
+        if var components = URLComponents(string: entry.request.url), let items = components.queryItems {
+            components.queryItems = items.map { item in
+                queryItems.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
+            }
+            entry.request.url = components.string ?? entry.request.url
+        }
+        if let post = entry.request.postData, post._encoding == nil {
+            entry.request.postData?.text = redactJSON(post.text)
+        }
+        if let text = entry.response.content.text, entry.response.content.encoding == nil {
+            entry.response.content.text = redactJSON(text)
+        }
+        return entry
+    }
+
+    private func redactHeader(_ header: HAR.NameValue) -> HAR.NameValue {
+        headers.contains(header.name.lowercased()) ? HAR.NameValue(name: header.name, value: Self.placeholder) : header
+    }
+
+    /// Replaces listed fields in a JSON text; text that is not JSON is returned unchanged.
+    func redactJSON(_ text: String) -> String {
+        guard !jsonFields.isEmpty, let json = try? JSONDecoder().decode(JSON.self, from: Data(text.utf8)) else {
+            return text
+        }
+        let redacted = redact(json)
+        guard redacted != json else { return text }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(redacted)).map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
+    private func redact(_ json: JSON) -> JSON {
+        switch json {
+        case .object(let members):
+            var result: [String: JSON] = [:]
+            for (key, value) in members {
+                result[key] = jsonFields.contains(key.lowercased()) ? .string(Self.placeholder) : redact(value)
+            }
+            return .object(result)
+        case .array(let elements): return .array(elements.map(redact))
+        default: return json
+        }
+    }
+
+    /// The first registered secret found in `data`, if any.
+    func leakedSecret(in data: Data) -> String? {
+        secrets.first { secret in !secret.isEmpty && data.range(of: Data(secret.utf8)) != nil }
+    }
+}
