@@ -20,10 +20,11 @@ extension DataRequest {
         case .endpoint(let endpoint):
             request = try build(endpoint)
         }
+        try Self.checkHeaders(client.headers, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
         for (name, value) in client.headers where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        try Self.checkHeaders(request)
+        try Self.checkHeaders(request.allHTTPHeaderFields ?? [:], method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
         if let seconds = (timeout ?? endpoint?.timeout ?? client.timeout)?.timeInterval {
             request.timeoutInterval = seconds
         }
@@ -44,6 +45,8 @@ extension DataRequest {
         }
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
+        // Checked before URLRequest sees them: FoundationNetworking silently drops values with line breaks.
+        try Self.checkHeaders(endpoint.headers ?? [:], method: method, url: url)
         for (name, value) in endpoint.headers ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             guard method.allowsBody else {
@@ -163,21 +166,19 @@ extension DataRequest {
     }
 
     /// Rejects header names that are not tokens and values with CR, LF or NUL (header injection).
-    static func checkHeaders(_ request: URLRequest) throws {
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+    static func checkHeaders(_ headers: [String: String], method: HTTPMethod, url: URL?) throws {
+        for (name, value) in headers {
             let validName = !name.isEmpty && name.utf8.allSatisfy { byte in
                 byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
             }
-            let method = request.httpMethod.map { HTTPMethod($0) }
             guard validName else {
                 throw KonexError.invalidRequest(
-                    "invalid header name \"\(name.debugDescription.dropFirst().dropLast())\"", method: method,
-                    url: request.url)
+                    "invalid header name \"\(name.debugDescription.dropFirst().dropLast())\"", method: method, url: url)
             }
             if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
                 throw KonexError.invalidRequest(
                     "the value of header \"\(name)\" contains CR, LF or NUL (header injection refused)",
-                    method: method, url: request.url)
+                    method: method, url: url)
             }
         }
     }

@@ -45,7 +45,6 @@ extension DataRequest {
                         underlyingError: error, attempt: attempt)
                 }
             }
-            if !adapters.isEmpty { try Self.checkHeaders(request) }
 
             // 3. plugins see the request
             for plugin in plugins { await plugin.didSendRequest(request) }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import Konex
+import KonexTesting
+
+@Suite struct KonexErrorTests {
+    @Test func decodingErrorTellsTheWholeStory() async throws {
+        let body = #"[{"id": 1, "title": "ok"}, {"id": 2, "title": 42}]"#
+        let (client, _) = makeClient { $0.stub(.get("/v1/posts"), .string(body, contentType: "application/json")) }
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("posts").responseArray(of: Post.self)
+        }
+        #expect(error.stage == .decoding)
+        #expect(error.codingPath == "[1].title")
+        #expect(error.statusCode == 200)
+        #expect(error.bodySnippet == body)
+        let text = error.description
+        #expect(text.hasPrefix("KonexError.decoding: GET https://api.test/v1/posts → 200 "))
+        #expect(text.contains("type mismatch: expected String"))
+        #expect(text.contains("at [1].title"))
+        #expect(text.contains("Body (\(body.utf8.count) bytes): [{\"id\": 1"))
+    }
+
+    @Test func bodySnippetIsCappedAt200Bytes() async throws {
+        let body = String(repeating: "x", count: 1_000)
+        let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string(body)) }
+        let error = try await #require(throws: KonexError.self) { try await client.request("x").responseJSON() }
+        #expect(error.bodySnippet == String(repeating: "x", count: 200) + "…")
+    }
+
+    @Test(arguments: [
+        (Fault.timeout, "timedOut"), (.connectionLost, "networkConnectionLost"),
+        (.notConnected, "notConnectedToInternet"), (.connectionRefused, "cannotConnectToHost"),
+    ])
+    func transportErrorsNameTheURLError(fault: Fault, name: String) async throws {
+        let (client, _) = makeClient { $0.stub(.get("/v1/x"), .fault(fault)) }
+        let error = try await #require(throws: KonexError.self) { try await client.request("x").responseData() }
+        #expect(error.stage == .transport)
+        #expect(error.message.hasPrefix(name))
+        #expect(error.underlyingError is URLError)
+        #expect(error.isTimeout == (fault == .timeout))
+        #expect(error.response == nil)
+    }
+
+    @Test func processingErrorNamesTheProcessor() async throws {
+        struct Boom: Error {}
+        let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string("{}")) }
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("x").process { _, _ in throw Boom() }.responseData()
+        }
+        #expect(error.stage == .processing)
+        #expect(error.message.hasPrefix("processor ClosureProcessor failed"))
+    }
+
+    @Test(arguments: [
+        (MockResponse.string("not json"), "data corrupted"),
+        (.string(#"{"id": 1, "title": "x""#), "data corrupted"),
+        (.string(#"{"id": 1}"#), "key not found: \"title\""),
+        (.string(#"{"id": null, "title": "x"}"#), "value not found"),
+        (.json(Post(id: 1, title: "x")).withFault(.truncatedBody), "data corrupted"),
+        (.json(Post(id: 1, title: "x")).withFault(.malformedJSON), "data corrupted"),
+    ])
+    func hostileBodiesAreDecodingErrors(response: MockResponse, reason: String) async throws {
+        let (client, _) = makeClient { $0.stub(.get("/v1/x"), response) }
+        let error = try await #require(throws: KonexError.self) { try await client.request("x").responseObject(ofType: Post.self) }
+        #expect(error.stage == .decoding)
+        #expect(error.message.contains(reason), "\(error)")
+    }
+
+    @Test func invalidUTF8IsADecodingError() async throws {
+        let (client, _) = makeClient { $0.stub(.get("/v1/x"), .data(Data([0xFF, 0xFE, 0x00, 0xC3]), contentType: "text/plain")) }
+        let error = try await #require(throws: KonexError.self) { try await client.request("x").responseString() }
+        #expect(error.stage == .decoding)
+        #expect(error.message.contains("not valid"))
+    }
+
+    @Test func oversizedBodyIsRefused() async throws {
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/v1/big"), .data(Data(count: 2_048)))
+        let client = KonexClient(baseURL: api, transport: mock, maximumResponseSize: 1_024)
+        let error = try await #require(throws: KonexError.self) { try await client.request("big").responseData() }
+        #expect(error.stage == .transport)
+        #expect(error.message == "the response body of 2048 bytes exceeds maximumResponseSize (1024 bytes)")
+    }
+
+    @Test func unmatchedMockRequestSurfacesAsTransportErrorWithDiagnostics() async throws {
+        let (client, _) = makeClient { $0.stub(.get("/v1/users/{id}").query(["page": "2"]), .status(200)) }
+        let error = try await #require(throws: KonexError.self) { try await client.request("users/7?page=1").responseData() }
+        #expect(error.stage == .transport)
+        let unmatched = try #require(error.underlyingError as? UnmatchedRequestError)
+        #expect(unmatched.nearest.first?.differences == ["query item \"page\": expected \"2\", got \"1\""])
+    }
+}
