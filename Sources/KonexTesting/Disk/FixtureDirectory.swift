@@ -39,6 +39,10 @@ public struct FixtureDirectory: Sendable {
 
     /// Every regular file below the directory, as paths relative to it, sorted.
     func files() throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw FixtureError("fixture directory \(root.path) does not exist")
+        }
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
         else { throw FixtureError("fixture directory \(root.path) does not exist") }
         var paths: [String] = []

@@ -114,6 +114,11 @@ public struct HAR: Codable, Sendable, Hashable {
         public var send: Double
         public var wait: Double
         public var receive: Double
+        public init(send: Double, wait: Double, receive: Double) {
+            self.send = send
+            self.wait = wait
+            self.receive = receive
+        }
     }
 }
 

@@ -98,7 +98,13 @@ public struct Redaction: Sendable {
     }
 
     /// The first registered secret found in `data`, if any.
+    /// The secret may appear raw or JSON-escaped (inside a body stored as a HAR string), so both are checked.
     func leakedSecret(in data: Data) -> String? {
-        secrets.first { secret in !secret.isEmpty && data.range(of: Data(secret.utf8)) != nil }
+        secrets.first { secret in
+            guard !secret.isEmpty else { return false }
+            if data.range(of: Data(secret.utf8)) != nil { return true }
+            guard let quoted = try? JSONEncoder().encode(secret), quoted.count > 2 else { return false }
+            return data.range(of: quoted.dropFirst().dropLast()) != nil
+        }
     }
 }
