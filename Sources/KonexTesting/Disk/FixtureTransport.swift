@@ -7,7 +7,8 @@ import Konex
 /// Two kinds of fixture, freely mixed:
 /// - **Convention files**: `<path>.<method>.<ext>` answers `METHOD /<path>` (`posts.get.json` → `GET /posts`,
 ///   `posts/1.delete.json` → `DELETE /posts/1`, `index.get.json` → `GET /`). An optional sidecar
-///   `<path>.<method>.meta.json` sets `status`, `headers`, `delayMilliseconds`, `fault` and `query`.
+///   `<path>.<method>.meta.json` sets `status`, `headers`, `delayMilliseconds`, `fault`, `query` (required
+///   query items; such fixtures are tried before the plain one) and `path` (serve this file at another path).
 /// - **HAR files** (`*.har`, e.g. recorded by ``RecordingTransport``): each entry replays by method, path and
 ///   query; identical requests answer in recorded order.
 ///
@@ -34,15 +35,18 @@ public final class FixtureTransport: Transport {
     ) throws {
         self.directory = directory
         mock = MockTransport(clock: clock, delay: delay)
+        var general: [MockEndpoint] = []
         for file in try directory.files() {
             if file.hasSuffix(".har") {
                 for endpoint in try HAR.load(from: directory.url(file)).endpoints(allowRepeats: allowRepeats) {
                     mock.stub(endpoint)
                 }
-            } else if !file.hasSuffix(".meta.json"), let endpoint = try conventionEndpoint(for: file) {
-                mock.stub(endpoint)
+            } else if !file.hasSuffix(".meta.json"), let (endpoint, isSpecific) = try conventionEndpoint(for: file) {
+                // Fixtures that constrain the query are tried before the plain fixture for the same path.
+                if isSpecific { mock.stub(endpoint) } else { general.append(endpoint) }
             }
         }
+        for endpoint in general { mock.stub(endpoint) }
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
@@ -65,6 +69,7 @@ public final class FixtureTransport: Transport {
         var delayMilliseconds: Int?
         var fault: String?
         var query: [String: String]?
+        var path: String?
     }
 
     private static let faults: [String: Fault] = [
@@ -73,7 +78,7 @@ public final class FixtureTransport: Transport {
         "hang": .hang,
     ]
 
-    private func conventionEndpoint(for file: String) throws -> MockEndpoint? {
+    private func conventionEndpoint(for file: String) throws -> (MockEndpoint, isSpecific: Bool)? {
         let parts = file.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 3 else { return nil }
         let method = parts[parts.count - 2].uppercased()
@@ -101,8 +106,10 @@ public final class FixtureTransport: Transport {
                 }
                 response.fault = fault
             }
+            if let path = meta.path { matcher.path = path }
             if let query = meta.query { matcher = matcher.query(query) }
+            return (MockEndpoint(matcher, responses: [response]), meta.query != nil)
         }
-        return MockEndpoint(matcher, responses: [response])
+        return (MockEndpoint(matcher, responses: [response]), false)
     }
 }
