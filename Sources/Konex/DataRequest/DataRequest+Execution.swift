@@ -30,6 +30,8 @@ extension DataRequest {
 
         let startDate = Date()
         let started = ContinuousClock.now
+        // Retry decisions measure elapsed time on the client's clock, so a test clock governs deadlines too.
+        let elapsedOnClientClock = Self.stopwatch(client.clock)
         var attempt = 1
         while true {
             // 2. adapt
@@ -70,17 +72,21 @@ extension DataRequest {
 
             // retry
             if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
-            let elapsed = ContinuousClock.now - started
+            let elapsed = elapsedOnClientClock()
             var delay: Duration?
-            for retrier in retriers {
-                if case .retry(let after) = await retrier.shouldRetry(
-                    request, dueTo: failure, attempt: attempt, elapsed: elapsed)
-                {
+            decide: for retrier in retriers {
+                switch await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed) {
+                case .doNotRetry: continue
+                case .retry(let after):
                     delay = after
-                    break
+                    break decide
+                case .fail(var error):
+                    error.attempt = attempt
+                    throw error
                 }
             }
             guard let delay else { throw failure }
+            if Task.isCancelled { throw cancellationError(request) }
             do {
                 try await client.clock.sleep(for: delay)
             } catch {
@@ -165,6 +171,12 @@ extension DataRequest {
         return Exchange(
             request: request, response: received.response, received: received.data, data: data,
             timing: received.timing)
+    }
+
+    /// A closure that returns the time elapsed on `clock` since this call.
+    static func stopwatch<C: Clock>(_ clock: C) -> () -> Duration where C.Duration == Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
     }
 
     /// Client, then request, then call site; without allocating when only one level has components.

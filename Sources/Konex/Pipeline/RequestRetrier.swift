@@ -18,9 +18,11 @@ public protocol RequestRetrier: Sendable {
 }
 
 /// A retrier's answer.
-public enum RetryDecision: Sendable, Hashable {
+public enum RetryDecision: Sendable {
     /// Give up: the error is reported.
     case doNotRetry
     /// Try again after the delay.
     case retry(after: Duration)
+    /// Give up with this error instead (e.g. the token refresh that would have allowed a retry failed).
+    case fail(KonexError)
 }

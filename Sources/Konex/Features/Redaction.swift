@@ -1,7 +1,6 @@
 import Foundation
-import Konex
 
-/// What is scrubbed from recorded fixtures before they reach disk.
+/// What is scrubbed from logs, cURL commands and recorded fixtures.
 ///
 /// By default: `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and common API-key headers;
 /// token-like query items; password/token JSON fields. Add your own, and register secret values so the final
@@ -45,35 +44,36 @@ public struct Redaction: Sendable {
         ],
         jsonFields: ["password", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret"])
 
-    /// The entry with every listed value replaced.
-    func apply(to entry: HAR.Entry) -> HAR.Entry {
-        var entry = entry
-        entry.request.headers = entry.request.headers.map(redactHeader)
-        entry.response.headers = entry.response.headers.map(redactHeader)
-        entry.request.queryString = entry.request.queryString.map { item in
-            queryItems.contains(item.name.lowercased()) ? HAR.NameValue(name: item.name, value: Self.placeholder) : item
-        }
-        if var components = URLComponents(string: entry.request.url), let items = components.queryItems {
-            components.queryItems = items.map { item in
-                queryItems.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
-            }
-            entry.request.url = components.string ?? entry.request.url
-        }
-        if let post = entry.request.postData, post._encoding == nil {
-            entry.request.postData?.text = redactJSON(post.text)
-        }
-        if let text = entry.response.content.text, entry.response.content.encoding == nil {
-            entry.response.content.text = redactJSON(text)
-        }
-        return entry
+    /// The header's value, or the placeholder when the header is listed.
+    public func value(ofHeader name: String, _ value: String) -> String {
+        headers.contains(name.lowercased()) ? Self.placeholder : value
     }
 
-    private func redactHeader(_ header: HAR.NameValue) -> HAR.NameValue {
-        headers.contains(header.name.lowercased()) ? HAR.NameValue(name: header.name, value: Self.placeholder) : header
+    /// The URL with listed query items' values replaced (an unparsable URL is returned unchanged).
+    public func url(_ url: String) -> String {
+        guard var components = URLComponents(string: url), let items = components.queryItems,
+            items.contains(where: { queryItems.contains($0.name.lowercased()) })
+        else { return url }
+        components.queryItems = items.map { item in
+            queryItems.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
+        }
+        return components.string ?? url
+    }
+
+    /// The query item's value, or the placeholder when the item is listed.
+    public func value(ofQueryItem name: String, _ value: String) -> String {
+        queryItems.contains(name.lowercased()) ? Self.placeholder : value
+    }
+
+    /// Replaces listed fields in a JSON text, and registered secrets anywhere; other text keeps its bytes.
+    public func body(_ text: String) -> String {
+        var text = redactJSON(text)
+        for secret in secrets where !secret.isEmpty { text = text.replacingOccurrences(of: secret, with: Self.placeholder) }
+        return text
     }
 
     /// Replaces listed fields in a JSON text; text that is not JSON is returned unchanged.
-    func redactJSON(_ text: String) -> String {
+    public func redactJSON(_ text: String) -> String {
         guard !jsonFields.isEmpty, let json = try? JSONDecoder().decode(JSON.self, from: Data(text.utf8)) else {
             return text
         }
@@ -99,7 +99,7 @@ public struct Redaction: Sendable {
 
     /// The first registered secret found in `data`, if any.
     /// The secret may appear raw or JSON-escaped (inside a body stored as a HAR string), so both are checked.
-    func leakedSecret(in data: Data) -> String? {
+    public func leakedSecret(in data: Data) -> String? {
         secrets.first { secret in
             guard !secret.isEmpty else { return false }
             if data.range(of: Data(secret.utf8)) != nil { return true }

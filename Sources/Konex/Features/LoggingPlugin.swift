@@ -1,0 +1,93 @@
+import Foundation
+
+/// Logs requests and responses, with secrets redacted, to a sink you choose (standard error by default).
+///
+/// ```swift
+/// client.plugins.append(LoggingPlugin(level: .bodies))
+/// client.request(Login()).withPlugin(.logging(level: .headers) { line in logger.debug("\(line)") })
+/// ```
+/// `Authorization`, cookies, API keys, token-like query items and password/token JSON fields are redacted by
+/// default; extend ``Redaction`` for your own.
+public struct LoggingPlugin: KonexPlugin {
+    /// How much is logged.
+    public enum Level: Int, Sendable, Comparable {
+        /// The request line and the status line with timing.
+        case basic
+        /// Plus headers.
+        case headers
+        /// Plus bodies, up to `bodyLimit` bytes.
+        case bodies
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// How much is logged.
+    public let level: Level
+    /// The most body bytes logged.
+    public let bodyLimit: Int
+    /// What is redacted.
+    public let redaction: Redaction
+    let sink: @Sendable (String) -> Void
+
+    /// Creates a logger.
+    /// - Parameters:
+    ///   - level: How much to log; `.basic` by default.
+    ///   - bodyLimit: The most body bytes logged; 1,024 by default.
+    ///   - redaction: What to hide; ``Redaction/default`` by default.
+    ///   - sink: Where lines go; standard error by default.
+    public init(
+        level: Level = .basic, bodyLimit: Int = 1_024, redaction: Redaction = .default,
+        sink: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
+        self.level = level
+        self.bodyLimit = bodyLimit
+        self.redaction = redaction
+        self.sink = sink
+    }
+
+    public func didSendRequest(_ request: URLRequest) async {
+        var lines = ["→ \(request.httpMethod ?? "GET") \(redaction.url(request.url?.absoluteString ?? ""))"]
+        if level >= .headers { lines += headerLines(request.allHTTPHeaderFields ?? [:]) }
+        if level >= .bodies, let body = request.httpBody, !body.isEmpty { lines.append(bodyLine(body)) }
+        sink(lines.joined(separator: "\n"))
+    }
+
+    public func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+        let target = "\(request.httpMethod ?? "GET") \(redaction.url(request.url?.absoluteString ?? ""))"
+        switch result {
+        case .success(let received):
+            let milliseconds = Double(received.timing.transport / .microseconds(1)) / 1_000
+            var lines = [
+                "← \(received.response.statusCode) \(target) (\(String(format: "%.1f", milliseconds)) ms, \(received.data.count) bytes)"
+            ]
+            if level >= .headers { lines += headerLines(received.response.headerFields) }
+            if level >= .bodies, !received.data.isEmpty { lines.append(bodyLine(received.data)) }
+            sink(lines.joined(separator: "\n"))
+        case .failure(let error):
+            sink("✕ \(target): \(error.stage): \(error.message)")
+        }
+    }
+
+    private func headerLines(_ headers: [String: String]) -> [String] {
+        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+            "  \(name): \(redaction.value(ofHeader: name, value))"
+        }
+    }
+
+    private func bodyLine(_ data: Data) -> String {
+        let shown = data.prefix(bodyLimit)
+        guard let text = String(data: shown, encoding: .utf8) else { return "  <\(data.count) bytes of binary data>" }
+        let suffix = data.count > bodyLimit ? "… (\(data.count) bytes)" : ""
+        return "  " + redaction.body(text) + suffix
+    }
+}
+
+extension KonexPlugin where Self == LoggingPlugin {
+    /// A ``LoggingPlugin``.
+    public static func logging(
+        level: LoggingPlugin.Level = .basic, bodyLimit: Int = 1_024, redaction: Redaction = .default,
+        sink: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) -> LoggingPlugin {
+        LoggingPlugin(level: level, bodyLimit: bodyLimit, redaction: redaction, sink: sink)
+    }
+}

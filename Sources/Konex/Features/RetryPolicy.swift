@@ -1,0 +1,138 @@
+import Foundation
+
+/// Retries failed requests with exponential backoff and jitter, within an attempt count and a total deadline,
+/// honouring `Retry-After`.
+///
+/// It retries transport failures (timeouts, lost connections …) and responses rejected by validation with a
+/// retryable status (408, 429, 500, 502, 503, 504), only for idempotent methods unless told otherwise, and
+/// never after cancellation. Statuses reach it only as validation failures, so pair it with `.validate()`.
+/// ```swift
+/// client.retriers = [RetryPolicy()]                                   // every request
+/// client.request(Upload()).validate().retry(RetryPolicy(maximumAttempts: 5, retryingNonIdempotent: true))
+/// ```
+public struct RetryPolicy: RequestRetrier {
+    /// Attempts in all, the first included.
+    public var maximumAttempts: Int
+    /// Time allowed across all attempts and waits; no retry starts that would end after it.
+    public var deadline: Duration?
+    /// The wait before the first retry.
+    public var baseDelay: Duration
+    /// The factor applied to the wait after each retry.
+    public var multiplier: Double
+    /// The longest computed wait.
+    public var maximumDelay: Duration
+    /// The fraction of each wait that is randomised (0.2: ±20 %), so clients do not retry in lockstep.
+    public var jitter: Double
+    /// Statuses worth retrying.
+    public var retryableStatusCodes: Set<Int>
+    /// Transport failures worth retrying.
+    public var retryableURLErrorCodes: Set<URLError.Code>
+    /// Whether POST, PATCH and other non-idempotent methods are retried.
+    public var retryingNonIdempotent: Bool
+    /// The longest `Retry-After` honoured; a server asking for longer is not retried.
+    public var maximumRetryAfter: Duration
+    private let random: @Sendable () -> Double
+    private let now: @Sendable () -> Date
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - maximumAttempts: Attempts in all; 3 by default.
+    ///   - deadline: Total time allowed; 60 s by default.
+    ///   - baseDelay: The first wait; 0.5 s by default.
+    ///   - multiplier: Growth per retry; 2 by default.
+    ///   - maximumDelay: The longest computed wait; 30 s by default.
+    ///   - jitter: Random fraction of each wait; 0.2 by default.
+    ///   - retryableStatusCodes: 408, 429, 500, 502, 503, 504 by default.
+    ///   - retryableURLErrorCodes: Timeouts and connection failures by default.
+    ///   - retryingNonIdempotent: `false` by default.
+    ///   - maximumRetryAfter: 120 s by default.
+    ///   - random: A source of numbers in 0..<1 (inject for deterministic tests).
+    ///   - now: The current date, for HTTP-date `Retry-After` values.
+    public init(
+        maximumAttempts: Int = 3, deadline: Duration? = .seconds(60), baseDelay: Duration = .milliseconds(500),
+        multiplier: Double = 2, maximumDelay: Duration = .seconds(30), jitter: Double = 0.2,
+        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryableURLErrorCodes: Set<URLError.Code> = [
+            .timedOut, .networkConnectionLost, .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost,
+            .dnsLookupFailed,
+        ],
+        retryingNonIdempotent: Bool = false, maximumRetryAfter: Duration = .seconds(120),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.deadline = deadline
+        self.baseDelay = baseDelay
+        self.multiplier = multiplier
+        self.maximumDelay = maximumDelay
+        self.jitter = jitter
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableURLErrorCodes = retryableURLErrorCodes
+        self.retryingNonIdempotent = retryingNonIdempotent
+        self.maximumRetryAfter = maximumRetryAfter
+        self.random = random
+        self.now = now
+    }
+
+    public func shouldRetry(_ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
+        -> RetryDecision
+    {
+        guard attempt < maximumAttempts, error.stage != .cancelled, isRetryable(error) else { return .doNotRetry }
+        guard retryingNonIdempotent || HTTPMethod(request.httpMethod ?? "GET").isIdempotent else { return .doNotRetry }
+        var wait = backoff(afterAttempt: attempt)
+        if let header = error.response?.value(forHTTPHeaderField: "Retry-After"),
+            let asked = RetryAfter.parse(header, now: now())
+        {
+            guard asked <= maximumRetryAfter else { return .doNotRetry }
+            wait = asked
+        }
+        if let deadline, elapsed + wait > deadline { return .doNotRetry }
+        return .retry(after: wait)
+    }
+
+    /// The wait after attempt `attempt` (1-based): base × multiplierⁿ⁻¹, capped, with jitter.
+    public func backoff(afterAttempt attempt: Int) -> Duration {
+        let exponential = baseDelay.timeInterval * pow(multiplier, Double(attempt - 1))
+        let capped = min(exponential, maximumDelay.timeInterval)
+        let spread = capped * jitter * (random() * 2 - 1)
+        return .milliseconds(Int64(max(0, capped + spread) * 1_000))
+    }
+
+    private func isRetryable(_ error: KonexError) -> Bool {
+        switch error.stage {
+        case .transport:
+            guard let code = (error.underlyingError as? URLError)?.code else { return false }
+            return retryableURLErrorCodes.contains(code)
+        case .validation:
+            return error.statusCode.map(retryableStatusCodes.contains) ?? false
+        default:
+            return false
+        }
+    }
+}
+
+/// Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds, or an HTTP-date.
+public enum RetryAfter {
+    /// The wait the header asks for, or `nil` when it is malformed. A date in the past means no wait.
+    /// - Parameters:
+    ///   - value: The header's value, e.g. `"120"` or `"Wed, 21 Oct 2015 07:28:00 GMT"`.
+    ///   - now: The current date.
+    public static func parse(_ value: String, now: Date) -> Duration? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
+            guard let seconds = Int64(trimmed) else { return nil }
+            return .seconds(seconds)
+        }
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) {
+                let seconds = date.timeIntervalSince(now)
+                return seconds <= 0 ? .zero : .milliseconds(Int64(seconds * 1_000))
+            }
+        }
+        return nil
+    }
+}
