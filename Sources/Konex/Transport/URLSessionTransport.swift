@@ -40,11 +40,65 @@ public final class URLSessionTransport: Transport {
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else {
-            throw URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "not an HTTP response"])
+        var request = request
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking truncates timeoutInterval to whole seconds, so 0.5 s would time out at once.
+            request.timeoutInterval = request.timeoutInterval.rounded(.up)
+        #endif
+        let session = self.session
+        let delegate = session.delegate as? SessionDelegate
+        let running = RunningTask()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    let challenged = running.identifier.flatMap { delegate?.takeChallengedResponse(of: $0) }
+                    if let error {
+                        // A challenge we declined ends as "cancelled"; it was really the server's 401.
+                        if let challenged, !running.isCancelled, (error as? URLError)?.code == .cancelled {
+                            continuation.resume(returning: (Data(), challenged))
+                        } else {
+                            continuation.resume(throwing: error)
+                        }
+                    } else if let http = response as? HTTPURLResponse {
+                        continuation.resume(returning: (data ?? Data(), http))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                running.start(task)
+            }
+        } onCancel: {
+            running.cancel()
         }
-        return (data, http)
+    }
+}
+
+/// The data task behind one `send`, so cancelling the Swift task cancels it even before it started.
+private final class RunningTask: Sendable {
+    private struct State: @unchecked Sendable {  // URLSessionTask is thread-safe but not marked Sendable everywhere.
+        var task: URLSessionDataTask?
+        var cancelled = false
+    }
+    private let state = Lock(State())
+
+    var identifier: Int? { state.withLock { $0.task?.taskIdentifier } }
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 }
 
@@ -72,6 +126,12 @@ private final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable 
     let redirectPolicy: RedirectPolicy
     // Redirects followed so far per task; a task lives on one session, so its identifier is a stable key.
     private let redirectCounts = Lock<[Int: Int]>([:])
+    // The 401/407 responses of challenges declined on FoundationNetworking, until `send` collects them.
+    private let challenged = Lock<[Int: HTTPURLResponse]>([:])
+
+    func takeChallengedResponse(of task: Int) -> HTTPURLResponse? {
+        challenged.withLock { $0.removeValue(forKey: task) }
+    }
 
     init(redirectPolicy: RedirectPolicy) { self.redirectPolicy = redirectPolicy }
 
@@ -95,14 +155,16 @@ private final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable 
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        // Credentials travel as headers set by adapters; a server challenge is answered by handing the 401
-        // back to the caller rather than waiting for a credential that will never come.
+        // Credentials travel as headers set by adapters, so a server challenge goes back to the caller as the 401.
         #if canImport(FoundationNetworking)
-            // FoundationNetworking validates TLS itself and never asks about server trust.
-            completionHandler(.rejectProtectionSpace, nil)
+            // FoundationNetworking hangs on default handling without a credential and cancels on rejection, so
+            // decline and let `send` hand back the challenge's response (its body is lost with the transfer).
+            if let response = challenge.failureResponse as? HTTPURLResponse {
+                challenged.withLock { $0[task.taskIdentifier] = response }
+            }
+            completionHandler(.cancelAuthenticationChallenge, nil)
         #else
-            let isServerTrust = challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust
-            completionHandler(isServerTrust ? .performDefaultHandling : .rejectProtectionSpace, nil)
+            completionHandler(.performDefaultHandling, nil)
         #endif
     }
 }

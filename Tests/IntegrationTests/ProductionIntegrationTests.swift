@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import Konex
+import KonexTesting
+
+@Suite(.enabled(if: Server.isAvailable, Server.skipReason))
+struct ProductionIntegrationTests {
+    @Test func multipartFormToPost() async throws {
+        var form = MultipartFormData()
+        form.append("Ada", name: "author")
+        form.append(Data("file contents\n".utf8), name: "notes", fileName: "notes.txt", contentType: "text/plain")
+        struct Upload: KonexRequest {
+            let form: MultipartFormData
+            let path = "/post"
+            let method: HTTPMethod = .post
+            var body: RequestBody? { .multipart(form) }
+        }
+        let echo = try await Server.client().request(Upload(form: form)).validate().responseObject(ofType: Echo.self)
+        #expect(echo.form?["author"] == .one("Ada"))
+        #expect(echo.files?["notes"] == "file contents\n")
+        #expect(echo.headers["Content-Type"] == form.contentType)
+    }
+
+    @Test func retryAgainstARealFailingStatus() async throws {
+        final class Attempts: KonexPlugin {
+            let count = Lock(0)
+            func didSendRequest(_ request: URLRequest) async { count.withLock { $0 += 1 } }
+        }
+        let attempts = Attempts()
+        let client = Server.client(clock: ImmediateClock())
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("/status/503").withPlugin(attempts).validate()
+                .retry(RetryPolicy(maximumAttempts: 3)).response()
+        }
+        #expect(error.statusCode == 503)
+        #expect(error.attempt == 3)
+        #expect(attempts.count.value == 3)
+    }
+
+    @Test func recordThenReplayWithoutTheServer() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-it-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = directory.appendingPathComponent("httpbin.har")
+        let recorder = try RecordingTransport(
+            live: URLSessionTransport(configuration: .ephemeral), fixture: fixture, mode: .once, environment: [:])
+        let live = Server.client(transport: recorder)
+        let json = try await live.request("/json").validate().responseJSON()
+        let uuid = try await live.request("/uuid").validate().responseJSON()
+        let bytes = try await live.request("/image/png").validate().responseData()
+        let secret = try await live.request("/bearer").withAdapter(.bearer("do-not-record")).validate().responseJSON()
+        #expect(try !String(contentsOf: fixture, encoding: .utf8).contains("do-not-record\""))
+
+        // The replaying client's live transport fails on any use: every answer must come from the file.
+        let replayer = try RecordingTransport(live: MockTransport(), fixture: fixture, mode: .none, environment: [:])
+        let offline = KonexClient(baseURL: Server.url!, transport: replayer)
+        #expect(try await offline.request("/json").validate().responseJSON() == json)
+        #expect(try await offline.request("/uuid").validate().responseJSON() == uuid)
+        #expect(try await offline.request("/image/png").validate().responseData() == bytes)
+        #expect(try await offline.request("/bearer").withAdapter(.bearer("other")).validate().responseJSON()["authenticated"]
+            == secret["authenticated"])
+    }
+}
