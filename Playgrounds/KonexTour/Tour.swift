@@ -1,0 +1,111 @@
+import Foundation
+import Konex
+import KonexTesting
+import Synchronization
+
+/// The walkthrough: each step prints what it does and what came back.
+struct Tour {
+    let client: KonexClient
+    let live: Bool
+
+    func step(_ number: Int, _ title: String) {
+        print("\n── \(number). \(title) " + String(repeating: "─", count: max(0, 60 - title.count)))
+    }
+
+    func run() async throws {
+        step(1, "A struct request, decoded at a key path")
+        let show = try await client.request(GetSlideshow()).validate().responseObject(ofType: Slideshow.self, atKeyPath: "slideshow")
+        print("“\(show.title)” by \(show.author)")
+
+        step(2, "An array, straight out of the envelope")
+        let slides = try await client.request(GetSlideshow()).validate().responseArray(of: Slide.self, atKeyPath: "slideshow.slides")
+        for slide in slides { print("• \(slide.title)") }
+
+        step(3, "A KonexBasicRequest subclass with parameters")
+        let search = try await client.request(SearchRequest(query: "swift & konex")).validate().responseJSON()
+        print("server saw q = \(search["args"]?["q"]?.stringValue ?? "?"), X-Tour = \(search["headers"]?["X-Tour"]?.stringValue ?? "?")")
+
+        step(4, "An enum endpoint with a JSON body")
+        let echo = try await client.request(HTTPBin.post(Note(text: "Konex is back"))).validate().responseObject(ofType: Echo.self)
+        print("echoed: \(echo.json?.text ?? "-")")
+
+        step(5, "Components at three levels, in pipeline order")
+        let order = Recorder()
+        client.plugins = [Announce(level: "client", recorder: order)]
+        struct Tracked: KonexRequest {
+            let recorder: Recorder
+            let path = "/json"
+            var requestPlugins: [any KonexPlugin] { [Announce(level: "request", recorder: recorder)] }
+        }
+        _ = try await client.request(Tracked(recorder: order)).withPlugin(Announce(level: "call site", recorder: order))
+            .validate().process(.keyPath("slideshow")).responseObject(ofType: Slideshow.self)
+        client.plugins = []
+        print(order.events.joined(separator: " → "))
+
+        step(6, "A typed error body")
+        do {
+            _ = try await client.request(HTTPBin.status(404)).validate().responseObject(ofType: Empty.self, errorType: NotFound.self)
+        } catch let error as KonexError {
+            print("status \(error.statusCode ?? 0); error body: \(error.errorBody(as: NotFound.self)?.error ?? "none (empty body)")")
+            print("log line: \(error)")
+        }
+
+        step(7, "Retry with backoff (503 until attempts run out)")
+        let attempts = Recorder()
+        do {
+            _ = try await client.request(HTTPBin.status(503)).withPlugin(Announce(level: "attempt", recorder: attempts)).validate()
+                .retry(RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(100))).response()
+        } catch let error as KonexError {
+            print("gave up after \(attempts.events.count / 2) attempts: \(error.message)")
+        }
+
+        step(8, "Cancelling a slow request")
+        let started = ContinuousClock.now
+        let slow = client.request(HTTPBin.delay(seconds: 3)).responseData(
+            onSuccess: { _ in print("finished (unexpected)") },
+            onError: { error in print("→ \(error.stage) after \(ContinuousClock.now - started)") })
+        try await Task.sleep(for: .milliseconds(400))
+        slow.cancel()
+        await slow.wait()
+
+        step(9, "What would be sent, as cURL (secrets redacted)")
+        print(try await client.request(HTTPBin.post(Note(text: "hi"))).withAdapter(.bearer("secret-token")).cURLDescription())
+
+        step(10, "Testing with KonexTesting: a mock, a manual clock, a journal")
+        try await testingDemo()
+
+        print("\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")")
+    }
+
+    func testingDemo() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/slow"), MockResponse.json(Note(text: "worth the wait")).delayed(by: .seconds(3)))
+        let client = KonexClient.mocked(mock, clock: clock)
+        let pending = Task { try await client.request("/slow").responseObject(ofType: Note.self) }
+        await clock.waitForSleepers()
+        print("a 3-second endpoint is waiting on the manual clock…")
+        clock.advance(by: .seconds(3))
+        print("advanced 3 s instantly → \(try await pending.value.text)")
+        print("journal: \(mock.requests.map { "\($0.method) \($0.path)" })")
+        do { _ = try await client.request("/nope").responseData() } catch let error as KonexError {
+            print("unmatched requests fail loudly:\n\(error.underlyingError.map { "\($0)" } ?? "")")
+        }
+    }
+}
+
+/// Records plugin events in order.
+final class Recorder: Sendable {
+    private let lock = Mutex<[String]>([])
+    func add(_ event: String) { lock.withLock { $0.append(event) } }
+    var events: [String] { lock.withLock { $0 } }
+}
+
+struct Announce: KonexPlugin {
+    let level: String
+    let recorder: Recorder
+    func didSendRequest(_ request: URLRequest) async { recorder.add("\(level) sees request") }
+    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+        recorder.add("\(level) sees response")
+    }
+}
