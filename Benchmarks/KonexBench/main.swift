@@ -1,1 +1,65 @@
-print("bench")
+import Foundation
+import Konex
+
+// swift run -c release konex-bench [--smoke] [--json FILE]
+// Raw URLSession and Konex run interleaved in the same process against a static HTTP/1.1 server on 127.0.0.1.
+
+let arguments = CommandLine.arguments
+let smoke = arguments.contains("--smoke")
+let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let config = smoke ? Config.smoke : Config()
+
+let small = try JSONEncoder().encode(Small(id: 7, title: "a small todo", done: false))
+let posts = (1...5_000).map { index in
+    Post(userId: index % 10, id: index, title: "Post number \(index) with a title of moderate length",
+         body: String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 2))
+}
+let postsJSON = try JSONEncoder().encode(posts)
+var envelope = Data(#"{"meta":{"page":1,"total":5000},"data":{"cursor":"abc","items":"#.utf8)
+envelope.append(postsJSON)
+envelope.append(Data("}}".utf8))
+let server = try StaticServer(routes: ["/small": small, "/posts": postsJSON, "/envelope": envelope])
+
+let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+
+func padded(_ text: String, _ width: Int, left: Bool = true) -> String {
+    let padding = String(repeating: " ", count: max(0, width - text.count))
+    return left ? text + padding : padding + text
+}
+
+func line(_ result: Result) -> String {
+    let ratio = result.ratio.map { String(format: "%.3f×", $0) } ?? "—"
+    let baseline = result.baseline.map { String(format: "%.2f", $0) } ?? "—"
+    return padded(result.id, 18) + padded(String(format: "%.2f", result.konex), 10, left: false) + "  "
+        + padded(baseline, 10, left: false) + "  " + padded(ratio, 8, left: false) + "  " + result.unit
+        + "\n    " + result.detail
+}
+
+/// Runs off the main actor, so no case pays for hops back to the main thread.
+nonisolated func runAll(port: UInt16) async throws -> [Result] {
+    let bench = Benchmarks(config: config, port: port)
+    var results: [Result] = []
+    func wanted(_ id: String) -> Bool { only == nil || id.hasPrefix(only!) }
+    func report(_ result: Result) {
+        results.append(result)
+        print(line(result))
+    }
+    if wanted("seq") { report(try await bench.small(concurrently: false)) }
+    if wanted("concurrent") { report(try await bench.small(concurrently: true)) }
+    if wanted("decode") || wanted("keypath") { for result in try await bench.large() { report(result) } }
+    if wanted("pipeline") || wanted("idle") { for result in try await bench.pipeline() { report(result) } }
+    if wanted("memory") { report(try await bench.memoryGrowth()) }
+    return results
+}
+
+print("konex-bench\(smoke ? " (smoke)" : "") — \(ProcessInfo.processInfo.activeProcessorCount) cores, 1 MB body = \(postsJSON.count) bytes")
+print(padded("case", 18) + padded("konex", 10, left: false) + "  " + padded("baseline", 10, left: false) + "  " + padded("ratio", 8, left: false) + "  unit")
+let results = try await runAll(port: server.port)
+
+if let jsonPath {
+    struct Summary: Encodable { var cases: [Result] }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(Summary(cases: results)).write(to: URL(fileURLWithPath: jsonPath))
+    print("wrote \(jsonPath)")
+}

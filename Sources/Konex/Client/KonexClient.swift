@@ -37,6 +37,8 @@ public final class KonexClient: Sendable {
     public let clock: any Clock<Duration>
 
     private let components: Lock<Components>
+    /// `baseURL` as text, without trailing slashes, checked once: relative paths are joined to it on every request.
+    let basePrefix: Result<String, KonexError>?
 
     /// Creates a client.
     /// - Parameters:
@@ -79,6 +81,7 @@ public final class KonexClient: Sendable {
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
         self.clock = clock
+        basePrefix = baseURL.map(DataRequest.checkedPrefix)
         components = Lock(
             Components(
                 plugins: plugins, validators: responseValidators, processors: responseProcessors, adapters: adapters,

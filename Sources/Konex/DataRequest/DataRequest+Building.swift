@@ -20,11 +20,15 @@ extension DataRequest {
         case .endpoint(let endpoint):
             request = try build(endpoint)
         }
-        try Self.checkHeaders(client.headers, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
-        for (name, value) in client.headers where request.value(forHTTPHeaderField: name) == nil {
-            request.setValue(value, forHTTPHeaderField: name)
+        if !client.headers.isEmpty {
+            try Self.checkHeaders(client.headers, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+            for (name, value) in client.headers where request.value(forHTTPHeaderField: name) == nil {
+                request.setValue(value, forHTTPHeaderField: name)
+            }
         }
-        try Self.checkHeaders(request.allHTTPHeaderFields ?? [:], method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+        if case .urlRequest = source {
+            try Self.checkHeaders(request.allHTTPHeaderFields ?? [:], method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+        }
         if let seconds = (timeout ?? endpoint?.timeout ?? client.timeout)?.timeInterval {
             request.timeoutInterval = seconds
         }
@@ -33,7 +37,7 @@ extension DataRequest {
 
     private func build(_ endpoint: any KonexRequest) throws -> URLRequest {
         let method = endpoint.method
-        var url = try Self.resolve(endpoint.path, against: client.baseURL, method: method)
+        var url = try Self.resolve(endpoint.path, against: client.basePrefix, method: method)
         let body = endpoint.body
         var parametersBody: Data?
         if let parameters = endpoint.parameters, !parameters.isEmpty {
@@ -44,7 +48,7 @@ extension DataRequest {
             }
         }
         var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
+        if method != .get { request.httpMethod = method.rawValue }  // GET is the default; setting it costs a bridge
         // Checked before URLRequest sees them: FoundationNetworking silently drops values with line breaks.
         try Self.checkHeaders(endpoint.headers ?? [:], method: method, url: url)
         for (name, value) in endpoint.headers ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
@@ -103,6 +107,23 @@ extension DataRequest {
 
     /// Joins `path` to `base`, or parses it when it is absolute.
     static func resolve(_ path: String, against base: URL?, method: HTTPMethod) throws -> URL {
+        try resolve(path, against: base.map(checkedPrefix), method: method)
+    }
+
+    /// A base URL's text without trailing slashes, once its scheme and host are checked.
+    static func checkedPrefix(_ base: URL) -> Result<String, KonexError> {
+        do {
+            try checkScheme(base, method: .get)
+        } catch {
+            return .failure(error as! KonexError)
+        }
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return .success(text)
+    }
+
+    /// Joins `path` to a checked base (its text without trailing slashes), or parses it when it is absolute.
+    static func resolve(_ path: String, against base: Result<String, KonexError>?, method: HTTPMethod) throws -> URL {
         if path.isEmpty { throw KonexError.invalidRequest("the request path is empty", method: method) }
         if hasScheme(path) {
             guard let url = URL(string: path) else {
@@ -115,14 +136,13 @@ extension DataRequest {
             throw KonexError.invalidRequest(
                 "the relative path \"\(path)\" needs a client baseURL, and this client has none", method: method)
         }
-        var joined = base.absoluteString
-        while joined.hasSuffix("/") { joined.removeLast() }
+        // The base's scheme and host were checked once; a path joined after its "/" cannot change them.
+        var joined = try base.get()
         joined += "/"
         joined += path.drop(while: { $0 == "/" })
         guard let url = URL(string: joined) else {
             throw KonexError.invalidRequest("\"\(joined)\" is not a valid URL", method: method)
         }
-        try checkScheme(url, method: method)
         return url
     }
 
@@ -167,6 +187,7 @@ extension DataRequest {
 
     /// Rejects header names that are not tokens and values with CR, LF or NUL (header injection).
     static func checkHeaders(_ headers: [String: String], method: HTTPMethod, url: URL?) throws {
+        if headers.isEmpty { return }
         for (name, value) in headers {
             let validName = !name.isEmpty && name.utf8.allSatisfy { byte in
                 byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)

@@ -192,7 +192,7 @@ extension DataRequest {
     func cancellationError(_ request: URLRequest? = nil) -> KonexError {
         switch source {
         case .endpoint(let endpoint):
-            let url = request?.url ?? (try? Self.resolve(endpoint.path, against: client.baseURL, method: endpoint.method))
+            let url = request?.url ?? (try? Self.resolve(endpoint.path, against: client.basePrefix, method: endpoint.method))
             return .cancelled(request, method: endpoint.method, url: url)
         case .url(let url):
             return .cancelled(request, method: .get, url: url)

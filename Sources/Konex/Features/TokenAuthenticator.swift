@@ -13,7 +13,10 @@ import Foundation
 /// api.adapters = [auth]
 /// api.retriers = [auth]
 /// ```
-public actor TokenAuthenticator: RequestAdapter, RequestRetrier {
+///
+/// It is a class with a lock rather than an actor so that the common case (a valid token) costs a lock, not two
+/// executor hops, on every request.
+public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Sendable {
     /// A token and when it expires.
     public struct Credential: Sendable, Hashable, Codable {
         /// The bearer token.
@@ -30,13 +33,16 @@ public actor TokenAuthenticator: RequestAdapter, RequestRetrier {
         }
     }
 
-    private var credential: Credential?
-    private var refreshing: Task<Credential, any Error>?
+    private struct State: Sendable {
+        var credential: Credential?
+        var refreshing: Task<Credential, any Error>?
+        var refreshCount = 0
+    }
+
+    private let state: Lock<State>
     private let refresh: @Sendable (Credential?) async throws -> Credential
     private let refreshBeforeExpiry: Duration?
     private let now: @Sendable () -> Date
-    /// How many refreshes have run (for tests and metrics).
-    public private(set) var refreshCount = 0
 
     /// Creates an authenticator.
     /// - Parameters:
@@ -48,21 +54,28 @@ public actor TokenAuthenticator: RequestAdapter, RequestRetrier {
         credential: Credential?, refreshBeforeExpiry: Duration? = nil, now: @escaping @Sendable () -> Date = Date.init,
         refresh: @escaping @Sendable (Credential?) async throws -> Credential
     ) {
-        self.credential = credential
+        state = Lock(State(credential: credential))
         self.refreshBeforeExpiry = refreshBeforeExpiry
         self.now = now
         self.refresh = refresh
     }
 
     /// The current credential.
-    public var currentCredential: Credential? { credential }
+    public var currentCredential: Credential? { state.value.credential }
+
+    /// How many refreshes have started (for tests and metrics).
+    public var refreshCount: Int { state.value.refreshCount }
 
     public func adapt(_ request: URLRequest) async throws -> URLRequest {
-        var token = try await validCredential()
+        let (current, pending) = state.withLock { ($0.credential, $0.refreshing) }
+        var token = current
+        if let pending {
+            do { token = try await pending.value } catch { throw RefreshFailure(underlying: error) }
+        }
         if let refreshBeforeExpiry, let expiry = token?.expiresAt,
             expiry.timeIntervalSince(now()) <= refreshBeforeExpiry.timeInterval
         {
-            token = try await refreshed(replacing: token?.accessToken)
+            do { token = try await refreshed(replacing: token?.accessToken) } catch { throw RefreshFailure(underlying: error) }
         }
         guard let token else { return request }
         var request = request
@@ -75,45 +88,56 @@ public actor TokenAuthenticator: RequestAdapter, RequestRetrier {
     {
         guard error.statusCode == 401 else { return .doNotRetry }
         let sent = request.value(forHTTPHeaderField: "Authorization").map { String($0.dropFirst("Bearer ".count)) }
+        let (current, refreshes, pending) = state.withLock { ($0.credential?.accessToken, $0.refreshCount, $0.refreshing) }
         // Someone refreshed since this request went out: just retry with the new token.
-        if let current = credential?.accessToken, current != sent { return .retry(after: .zero) }
+        if let current, current != sent, pending == nil { return .retry(after: .zero) }
         // This request already carried a freshly refreshed token and still got 401: stop, don't loop.
-        if attempt > 1 && refreshCount > 0 && refreshing == nil { return .doNotRetry }
+        if attempt > 1 && refreshes > 0 && pending == nil { return .doNotRetry }
         do {
             _ = try await refreshed(replacing: sent)
             return .retry(after: .zero)
         } catch {
             return .fail(
                 KonexError(
-                    stage: .adaptation, message: "the token refresh failed: \(error)",
+                    stage: .adaptation, message: "\(RefreshFailure(underlying: error))",
                     method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
-                    response: error as? HTTPURLResponse, underlyingError: error))
+                    underlyingError: error))
         }
     }
 
-    /// Waits for a refresh in progress, then returns the current credential.
-    private func validCredential() async throws -> Credential? {
-        guard let refreshing else { return credential }
-        do { return try await refreshing.value } catch { throw RefreshFailure(underlying: error) }
+    /// Single flight: joins the refresh in progress, or starts one unless the stale token was already replaced.
+    private func refreshed(replacing stale: String?) async throws -> Credential {
+        let task: Task<Credential, any Error> = state.withLock { state in
+            if let refreshing = state.refreshing { return refreshing }
+            if let credential = state.credential, credential.accessToken != stale {
+                return Task { credential }
+            }
+            let previous = state.credential
+            let refresh = self.refresh
+            let lock = self.state
+            let task = Task<Credential, any Error> {
+                do {
+                    let fresh = try await refresh(previous)
+                    lock.withLock {
+                        $0.credential = fresh
+                        $0.refreshing = nil
+                    }
+                    return fresh
+                } catch {
+                    lock.withLock { $0.refreshing = nil }
+                    throw error
+                }
+            }
+            state.refreshing = task
+            state.refreshCount += 1
+            return task
+        }
+        return try await task.value
     }
 
     /// What requests waiting on a failed refresh see.
     struct RefreshFailure: Error, CustomStringConvertible {
         let underlying: any Error
         var description: String { "the token refresh failed: \(underlying)" }
-    }
-
-    /// Single flight: joins the refresh in progress, or starts one unless the stale token was already replaced.
-    private func refreshed(replacing stale: String?) async throws -> Credential {
-        if let refreshing { return try await refreshing.value }
-        if let credential, credential.accessToken != stale { return credential }
-        let previous = credential
-        let task = Task { [refresh] in try await refresh(previous) }
-        refreshing = task
-        refreshCount += 1
-        defer { refreshing = nil }
-        let fresh = try await task.value
-        credential = fresh
-        return fresh
     }
 }

@@ -1,39 +1,55 @@
-/// Media-type matching for `Content-Type` checks: case-insensitive, parameters ignored, wildcards allowed.
-enum MediaType {
-    /// Whether `header` (e.g. `application/json; charset=utf-8`) matches one of `patterns`.
-    static func matches(_ header: String, anyOf patterns: [String]) -> Bool {
-        guard let (type, subtype) = split(header) else { return false }
-        return patterns.contains { pattern in
-            guard let (wantedType, wantedSubtype) = split(pattern) else { return false }
-            return (wantedType == "*" || wantedType == type) && (wantedSubtype == "*" || wantedSubtype == subtype)
+/// Media-type matching for `Content-Type` checks: ASCII case-insensitive, parameters ignored, wildcards allowed.
+///
+/// Works on UTF-8 bytes without Foundation: this runs on every validated response.
+struct MediaType: Sendable, Hashable {
+    let type: [UInt8]
+    let subtype: [UInt8]
+
+    private static let wildcard = [UInt8(ascii: "*")]
+
+    /// Parses `type/subtype[; parameters]`; `nil` when it is not of that shape.
+    init?(_ value: String) {
+        var type: [UInt8] = []
+        var subtype: [UInt8] = []
+        var seenSlash = false
+        for byte in value.utf8 {
+            if byte == UInt8(ascii: ";") { break }
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { continue }
+            if byte == UInt8(ascii: "/") {
+                if seenSlash { return nil }
+                seenSlash = true
+                continue
+            }
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            if seenSlash { subtype.append(lower) } else { type.append(lower) }
         }
+        guard seenSlash, !type.isEmpty, !subtype.isEmpty else { return nil }
+        self.type = type
+        self.subtype = subtype
     }
 
-    /// `type/subtype` in lower case without parameters, or `nil` when it is not of that shape.
-    static func split(_ value: String) -> (Substring, Substring)? {
-        let essence = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let type = Substring(parts[0].trimmingWhitespace().lowercased())
-        let subtype = Substring(parts[1].trimmingWhitespace().lowercased())
-        guard !type.isEmpty, !subtype.isEmpty else { return nil }
-        return (type, subtype)
+    /// Whether this (a concrete type) is accepted by `pattern` (which may use `*`).
+    func isMatched(by pattern: MediaType) -> Bool {
+        (pattern.type == Self.wildcard || pattern.type == type)
+            && (pattern.subtype == Self.wildcard || pattern.subtype == subtype)
+    }
+
+    /// Whether `header` (e.g. `application/json; charset=utf-8`) matches one of `patterns`.
+    static func matches(_ header: String, anyOf patterns: [String]) -> Bool {
+        guard let type = MediaType(header) else { return false }
+        return patterns.contains { MediaType($0).map(type.isMatched(by:)) ?? false }
     }
 
     /// The `charset` parameter of a `Content-Type`, lower-cased, if any.
     static func charset(of header: String) -> String? {
         for parameter in header.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0].trimmingWhitespace().lowercased() == "charset" {
-                return pair[1].trimmingWhitespace().trimmingCharacters(in: ["\""]).lowercased()
+            guard pair.count == 2 else { continue }
+            let name = pair[0].filter { $0 != " " && $0 != "\t" }.lowercased()
+            if name == "charset" {
+                return pair[1].filter { $0 != " " && $0 != "\t" && $0 != "\"" }.lowercased()
             }
         }
         return nil
-    }
-}
-
-extension StringProtocol {
-    func trimmingWhitespace() -> String {
-        String(self).trimmingCharacters(in: .whitespaces)
     }
 }

@@ -18,6 +18,9 @@ public final class MockTransport: Transport {
     private struct Registered: Sendable {
         var endpoint: MockEndpoint
         var uses = 0
+        // The last HTTPURLResponse built per response index: building one costs microseconds on Linux, and a test
+        // (or a benchmark) often hits the same URL many times.
+        var built: [Int: HTTPURLResponse] = [:]
     }
 
     private struct State: Sendable {
@@ -104,18 +107,20 @@ public final class MockTransport: Transport {
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (response, wait) = try pick(for: request)
+        let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()
-        return try await answer(request, with: response)
+        return try await answer(request, with: response, slot: slot, built: built)
     }
 
     /// Journals the request and chooses the response and the total delay, under one lock.
-    private func pick(for request: URLRequest) throws -> (MockResponse, Duration) {
+    private func pick(for request: URLRequest) throws -> (MockResponse, Duration, (Int, Int), HTTPURLResponse?) {
         try state.withLock { state in
-            state.journal.append(RecordedRequest(request: request, sequenceNumber: state.received))
+            if journalLimit > 0 {
+                state.journal.append(RecordedRequest(request: request, sequenceNumber: state.received))
+                if state.journal.count > journalLimit { state.journal.removeFirst(state.journal.count - journalLimit) }
+            }
             state.received += 1
-            if state.journal.count > journalLimit { state.journal.removeFirst(state.journal.count - journalLimit) }
 
             var nearest: [(misses: [String], endpoint: String)] = []
             for index in state.endpoints.indices {
@@ -137,12 +142,13 @@ public final class MockTransport: Transport {
                 }
                 state.endpoints[index].uses += 1
                 if let scenario = endpoint.scenario, let next = scenario.next { state.scenarios[scenario.name] = next }
-                let response = endpoint.responses[min(registered.uses, endpoint.responses.count - 1)]
-                var wait = Duration.zero
-                for delay in [delay, endpoint.delay, response.delay ?? .none] {
-                    wait += Self.duration(of: delay, using: &state.random)
-                }
-                return (response, wait)
+                let responseIndex = min(registered.uses, endpoint.responses.count - 1)
+                let response = endpoint.responses[responseIndex]
+                var wait = Self.duration(of: delay, using: &state.random)
+                wait += Self.duration(of: endpoint.delay, using: &state.random)
+                if let extra = response.delay { wait += Self.duration(of: extra, using: &state.random) }
+                let built = registered.built[responseIndex].flatMap { $0.url == request.url ? $0 : nil }
+                return (response, wait, (index, responseIndex), built)
             }
             let best = nearest.sorted { $0.misses.count < $1.misses.count }.prefix(3)
             throw UnmatchedRequestError(
@@ -151,7 +157,9 @@ public final class MockTransport: Transport {
         }
     }
 
-    private func answer(_ request: URLRequest, with response: MockResponse) async throws -> (Data, HTTPURLResponse) {
+    private func answer(_ request: URLRequest, with response: MockResponse, slot: (Int, Int), built: HTTPURLResponse?)
+        async throws -> (Data, HTTPURLResponse)
+    {
         if let code = response.fault?.urlErrorCode { throw URLError(code) }
         if response.fault == .hang { try await Self.hangUntilCancelled() }
         var body = try response.bodyData()
@@ -160,9 +168,11 @@ public final class MockTransport: Transport {
         case .malformedJSON: body = Data(#"{"id": 1, "title": "unterminated"#.utf8)
         default: break
         }
+        if let built { return (request.httpMethod == "HEAD" ? Data() : body, built) }
         let url = request.url ?? URL(string: "http://mock.invalid/")!
         guard let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
         else { throw MockConfigurationError("cannot build an HTTP response with status \(response.status)") }
+        state.withLock { $0.endpoints[slot.0].built[slot.1] = http }
         return (request.httpMethod == "HEAD" ? Data() : body, http)
     }
 

@@ -23,7 +23,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// The method to match, or `nil` for any.
     public var method: HTTPMethod?
     /// The path pattern (`/users/{id}`), or `nil` for any path.
-    public var path: String?
+    public var path: String? {
+        didSet { isTemplate = path?.utf8.contains(UInt8(ascii: "{")) ?? false }
+    }
+    private var isTemplate = false
     var query: [(name: String, value: String?)] = []
     var exactQuery = false
     var headers: [(name: String, value: String)] = []
@@ -37,6 +40,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public init(method: HTTPMethod? = nil, path: String? = nil) {
         self.method = method
         self.path = path
+        isTemplate = path?.utf8.contains(UInt8(ascii: "{")) ?? false
     }
 
     /// Matches GET requests to `path`.
@@ -116,7 +120,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
             problems.append("method: expected \(method), got \(requestMethod)")
         }
         let url = request.url
-        if let path, let url, !Self.pathMatches(path, Self.path(of: url)) {
+        if let path, let url, !(isTemplate ? Self.pathMatches(path, Self.path(of: url)) : path == Self.path(of: url)) {
             problems.append("path: expected \(path), got \(Self.path(of: url))")
         }
         if !query.isEmpty || exactQuery {
@@ -173,7 +177,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// The URL's path, percent-decoded; `/` when empty.
     static func path(of url: URL) -> String {
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.path ?? url.path
+        let path = url.path(percentEncoded: false)  // keeps a trailing slash, unlike `url.path`
         return path.isEmpty ? "/" : path
     }
 
@@ -184,7 +188,6 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// Segment-by-segment comparison; `{name}` matches one non-empty segment. Trailing slashes are not ignored.
     static func pathMatches(_ pattern: String, _ path: String) -> Bool {
-        if !pattern.contains("{") { return pattern == path }
         let expected = pattern.split(separator: "/", omittingEmptySubsequences: false)
         let actual = path.split(separator: "/", omittingEmptySubsequences: false)
         guard expected.count == actual.count else { return false }

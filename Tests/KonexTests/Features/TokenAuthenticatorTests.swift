@@ -30,7 +30,7 @@ import KonexTesting
         #expect(results.count == 50)
         #expect(results.allSatisfy { $0 == "me" })
         #expect(refreshes.value == 1)
-        #expect(await auth.refreshCount == 1)
+        #expect(auth.refreshCount == 1)
         #expect(mock.requests(matching: RequestMatcher.get("/v1/me").header("Authorization", "Bearer fresh")).count == 50)
     }
 

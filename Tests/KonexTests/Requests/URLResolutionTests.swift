@@ -20,7 +20,7 @@ import KonexTesting
     }
 
     @Test func absolutePathNeedsNoBase() throws {
-        let url = try DataRequest.resolve("http://localhost:8080/a", against: nil, method: .get)
+        let url = try DataRequest.resolve("http://localhost:8080/a", against: nil as URL?, method: .get)
         #expect(url.absoluteString == "http://localhost:8080/a")
     }
 

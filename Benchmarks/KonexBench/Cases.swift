@@ -1,0 +1,257 @@
+import Foundation
+import Konex
+import KonexTesting
+
+struct Small: Codable, Sendable {
+    var id: Int
+    var title: String
+    var done: Bool
+}
+
+struct Post: Codable, Sendable {
+    var userId: Int
+    var id: Int
+    var title: String
+    var body: String
+}
+
+/// One row of the report.
+struct Result: Encodable {
+    var id: String
+    var konex: Double
+    var baseline: Double?
+    var ratio: Double?
+    var unit: String
+    var detail: String
+}
+
+struct Config {
+    var sequential = 2_000
+    var concurrent = 2_000
+    var inFlight = 32
+    var largeGets = 50
+    var rounds = 9
+    var mockRequests = 20_000
+    var soak = 100_000
+    var burst = 1_000
+
+    static let smoke = Config(
+        sequential: 100, concurrent: 100, inFlight: 8, largeGets: 3, rounds: 2, mockRequests: 500, soak: 2_000, burst: 100)
+}
+
+struct Benchmarks {
+    let config: Config
+    let base: URL
+    let session = URLSession(configuration: .ephemeral)
+    let client: KonexClient
+
+    init(config: Config, port: UInt16) {
+        self.config = config
+        base = URL(string: "http://127.0.0.1:\(port)")!
+        if ProcessInfo.processInfo.environment["BENCH_DATAFOR"] != nil {
+            client = KonexClient(baseURL: base, transport: DataForTransport(session: session))
+        } else {
+            client = KonexClient(baseURL: base, transport: URLSessionTransport(session: session))
+        }
+    }
+
+    func rawSmall() async throws -> Small {
+        let (data, response) = try await session.data(for: URLRequest(url: base.appendingPathComponent("small")))
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw ServerError("bad status") }
+        return try JSONDecoder().decode(Small.self, from: data)
+    }
+
+    func konexSmall() async throws -> Small {
+        try await client.request("/small").validate().responseObject(ofType: Small.self)
+    }
+
+    /// Case 1 and 2: small GETs, sequential or with `inFlight` at once.
+    func small(concurrently: Bool) async throws -> Result {
+        let count = concurrently ? config.concurrent : config.sequential
+        let width = concurrently ? config.inFlight : 1
+        func run(_ call: @escaping @Sendable () async throws -> Small) async throws -> Sample {
+            try await measure {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    var started = 0
+                    for _ in 0..<min(width, count) {
+                        group.addTask { _ = try await call() }
+                        started += 1
+                    }
+                    while try await group.next() != nil {
+                        if started < count {
+                            group.addTask { _ = try await call() }
+                            started += 1
+                        }
+                    }
+                }
+            }
+        }
+        let raw = { @Sendable in try await rawSmall() }
+        let konex = { @Sendable in try await konexSmall() }
+        _ = try await run(raw)  // warm both paths: connections, caches
+        _ = try await run(konex)
+        let (a, b) = try await interleaved(rounds: config.rounds, { try await run(konex) }, { try await run(raw) })
+        let konexWall = a.map(\.wall).median / Double(count) * 1e6
+        let rawWall = b.map(\.wall).median / Double(count) * 1e6
+        let cpuRatio = a.map(\.cpu).median / b.map(\.cpu).median
+        return Result(
+            id: concurrently ? "concurrent_small" : "seq_small", konex: konexWall, baseline: rawWall, ratio: konexWall / rawWall,
+            unit: "µs/request",
+            detail: String(format: "CPU ratio %.3f; wall min–max %.1f–%.1f vs %.1f–%.1f µs", cpuRatio,
+                a.map(\.wall).min()! / Double(count) * 1e6, a.map(\.wall).max()! / Double(count) * 1e6,
+                b.map(\.wall).min()! / Double(count) * 1e6, b.map(\.wall).max()! / Double(count) * 1e6))
+    }
+
+    /// Case 3: 1 MB JSON arrays, plain and wrapped in an envelope.
+    func large() async throws -> [Result] {
+        let count = config.largeGets
+        let raw = {
+            try await measure {
+                for _ in 0..<count {
+                    let (data, _) = try await session.data(for: URLRequest(url: base.appendingPathComponent("posts")))
+                    _ = try JSONDecoder().decode([Post].self, from: data)
+                }
+            }
+        }
+        let konex = {
+            try await measure {
+                for _ in 0..<count { _ = try await client.request("/posts").validate().responseArray(of: Post.self) }
+            }
+        }
+        let keyPath = {
+            try await measure {
+                for _ in 0..<count {
+                    _ = try await client.request("/envelope").validate().responseArray(of: Post.self, atKeyPath: "data.items")
+                }
+            }
+        }
+        _ = try await raw()
+        _ = try await konex()
+        _ = try await keyPath()
+        let (a, b) = try await interleaved(rounds: config.rounds, konex, raw)
+        let (c, d) = try await interleaved(rounds: config.rounds, keyPath, konex)
+        let konexMs = a.map(\.wall).median / Double(count) * 1e3
+        let rawMs = b.map(\.wall).median / Double(count) * 1e3
+        let keyPathMs = c.map(\.wall).median / Double(count) * 1e3
+        let plainMs = d.map(\.wall).median / Double(count) * 1e3
+        return [
+            Result(id: "decode_1mb", konex: konexMs, baseline: rawMs, ratio: konexMs / rawMs, unit: "ms/request",
+                   detail: "1 MB array of 5,000 posts; baseline: data(for:) + JSONDecoder"),
+            Result(id: "keypath_decode", konex: keyPathMs, baseline: plainMs, ratio: keyPathMs / plainMs, unit: "ms/request",
+                   detail: "atKeyPath \"data.items\" vs the plain Konex decode"),
+        ]
+    }
+
+    /// Case 4 and 6: the full chain through the mock transport, and with retry/auth attached but idle.
+    func pipeline() async throws -> [Result] {
+        let body = try JSONEncoder().encode(Small(id: 1, title: "benchmark", done: false))
+        func makeClient(idleMachinery: Bool, retryOnly: Bool = false) -> KonexClient {
+            let mock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
+            mock.stub(.get("/small"), .data(body, contentType: "application/json"))
+            let client = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock, clock: ImmediateClock())
+            client.plugins = [Noop()]
+            client.responseValidators = [.statusCode(200..<300)]
+            if retryOnly { client.retriers = [RetryPolicy()] }
+            if idleMachinery {
+                let auth = TokenAuthenticator(credential: .init(accessToken: "token")) { _ in .init(accessToken: "new") }
+                client.adapters = [auth]
+                client.retriers = [RetryPolicy(), auth]
+            }
+            return client
+        }
+        let plain = makeClient(idleMachinery: false)
+        let idle = makeClient(idleMachinery: true)
+        let retryOnly = makeClient(idleMachinery: false, retryOnly: true)
+        let count = config.mockRequests
+        func chain(_ client: KonexClient) -> DataRequest {
+            client.request(BenchRequest()).withPlugin(Noop()).validate(.contentType(["application/json"]))
+                .process(.custom { @Sendable data, _ in data })
+        }
+        let full = { (client: KonexClient) in
+            try await measure { for _ in 0..<count { _ = try await chain(client).responseObject(ofType: Small.self) } }
+        }
+        let bare = {
+            try await measure { for _ in 0..<count { _ = try await plain.request("/small").responseData() } }
+        }
+        let components = {
+            try await measure { for _ in 0..<count { _ = try await chain(plain).responseData() } }
+        }
+        let decoder = JSONDecoder()
+        let decodeOnly = {
+            try await measure { for _ in 0..<count { _ = try decoder.decode(Small.self, from: body) } }
+        }
+        for _ in 0..<2 {
+            _ = try await full(plain)
+            _ = try await full(idle)
+        }
+        let (withIdle, withoutIdle) = try await interleaved(rounds: config.rounds, { try await full(idle) }, { try await full(plain) })
+        let retryRuns = try await (0..<config.rounds).asyncMap { _ in try await full(retryOnly) }
+        let bareRuns = try await (0..<config.rounds).asyncMap { _ in try await bare() }
+        let componentRuns = try await (0..<config.rounds).asyncMap { _ in try await components() }
+        let decodeRuns = try await (0..<config.rounds).asyncMap { _ in try await decodeOnly() }
+        let perRequest = { (samples: [Sample]) in samples.map(\.wall).median / Double(count) * 1e6 }
+        let fullUs = perRequest(withoutIdle)
+        let decodeUs = perRequest(decodeRuns)
+        let bareUs = perRequest(bareRuns)
+        let componentUs = perRequest(componentRuns)
+        let idleUs = perRequest(withIdle)
+        let retryUs = perRequest(retryRuns)
+        return [
+            Result(id: "pipeline_mock", konex: fullUs - decodeUs, baseline: nil, ratio: nil, unit: "µs/request excl. decode",
+                   detail: String(format: "full %.2f µs = mock transport + build %.2f + 3 plugins/2 validators/1 processor %.2f + decode %.2f",
+                       fullUs, bareUs, componentUs - bareUs, decodeUs)),
+            Result(id: "idle_components", konex: idleUs - decodeUs, baseline: fullUs - decodeUs,
+                   ratio: (idleUs - decodeUs) / (fullUs - decodeUs), unit: "µs/request excl. decode",
+                   detail: String(format: "case 4 + RetryPolicy + TokenAuthenticator, never triggered; RetryPolicy alone: %.2f µs (%.3f×)",
+                       retryUs - decodeUs, (retryUs - decodeUs) / (fullUs - decodeUs))),
+        ]
+    }
+
+    /// Case 5: a long soak through the mock, and a burst of requests in flight at once.
+    func memoryGrowth() async throws -> Result {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.anything, .json(Small(id: 1, title: "soak", done: true)))
+        let client = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock)
+        for _ in 0..<2_000 { _ = try await client.request("/soak").validate().responseObject(ofType: Small.self) }
+        let before = memory().resident
+        for _ in 0..<config.soak { _ = try await client.request("/soak").validate().responseObject(ofType: Small.self) }
+        let growth = memory().resident - before
+
+        let slow = MockTransport(delay: .fixed(.milliseconds(50)))
+        slow.stub(.anything, .json(Small(id: 2, title: "burst", done: false)))
+        let burstClient = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: slow)
+        let burst = config.burst
+        let completed = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<burst { group.addTask { _ = try await burstClient.request("/burst").responseObject(ofType: Small.self); return 1 } }
+            return try await group.reduce(0, +)
+        }
+        let peak = memory().peak
+        return Result(
+            id: "memory_growth", konex: Double(growth) / 1_048_576, baseline: nil, ratio: nil, unit: "MB RSS growth",
+            detail: String(format: "%d mock requests; %d/%d in flight at once completed; peak RSS %.1f MB",
+                config.soak, completed, burst, Double(peak) / 1_048_576))
+    }
+}
+
+struct BenchRequest: KonexRequest {
+    let path = "/small"
+    var requestPlugins: [any KonexPlugin] { [Noop()] }
+}
+
+struct Noop: KonexPlugin {}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
+    }
+}
+
+struct DataForTransport: Transport {
+    let session: URLSession
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await session.data(for: request)
+        return (data, response as! HTTPURLResponse)
+    }
+}

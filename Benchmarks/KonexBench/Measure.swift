@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Wall and CPU time of one run.
+struct Sample {
+    var wall: Double  // seconds
+    var cpu: Double  // seconds of process CPU
+}
+
+func processCPU() -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+func measure(_ body: () async throws -> Void) async rethrows -> Sample {
+    let cpu = processCPU()
+    let start = ContinuousClock.now
+    try await body()
+    let wall = (ContinuousClock.now - start) / .seconds(1)
+    return Sample(wall: wall, cpu: processCPU() - cpu)
+}
+
+/// Resident memory in bytes, and the peak so far (Linux: /proc/self/status).
+func memory() -> (resident: Int, peak: Int) {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func field(_ name: String) -> Int {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
+        return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0) * 1_024
+    }
+    return (field("VmRSS:"), field("VmHWM:"))
+}
+
+extension Array where Element == Double {
+    var median: Double {
+        let sorted = self.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}
+
+/// Runs `a` and `b` alternately (A B A B …) so both see the same machine conditions.
+func interleaved(rounds: Int, _ a: () async throws -> Sample, _ b: () async throws -> Sample) async rethrows -> ([Sample], [Sample]) {
+    var first: [Sample] = []
+    var second: [Sample] = []
+    for round in 0..<rounds {
+        if round % 2 == 0 {
+            first.append(try await a())
+            second.append(try await b())
+        } else {
+            second.append(try await b())
+            first.append(try await a())
+        }
+    }
+    return (first, second)
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Benchmark scaffolding only: a minimal HTTP/1.1 keep-alive server on 127.0.0.1 answering GETs with fixed bodies.
+final class StaticServer: @unchecked Sendable {  // immutable after init; connection threads only read `routes`
+    let port: UInt16
+    private let listener: Int32
+    private let routes: [String: Data]
+
+    init(routes: [String: Data]) throws {
+        self.routes = routes
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw ServerError("socket() failed") }
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 512) == 0 else { throw ServerError("bind/listen failed") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        self.listener = listener
+        Thread.detachNewThread { [self] in
+            while true {
+                let connection = accept(listener, nil, nil)
+                if connection < 0 { return }
+                var one: Int32 = 1
+                setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                Thread.detachNewThread { self.serve(connection) }
+            }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        var pending = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        while true {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count <= 0 { return }
+            pending.append(contentsOf: buffer[0..<count])
+            while let end = pending.firstRange(of: terminator) {
+                let head = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
+                pending.removeSubrange(..<end.upperBound)
+                let target = head.split(separator: " ", maxSplits: 2).dropFirst().first.map(String.init) ?? "/"
+                let path = String(target.split(separator: "?").first ?? "/")
+                let body = routes[path]
+                var response = Data(
+                    "HTTP/1.1 \(body == nil ? "404 Not Found" : "200 OK")\r\nContent-Type: application/json\r\nContent-Length: \(body?.count ?? 0)\r\nConnection: keep-alive\r\n\r\n".utf8)
+                response.append(body ?? Data())
+                let sent = response.withUnsafeBytes { raw -> Bool in
+                    var offset = 0
+                    while offset < raw.count {
+                        let written = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                        if written <= 0 { return false }
+                        offset += written
+                    }
+                    return true
+                }
+                if !sent { return }
+            }
+        }
+    }
+}
+
+struct ServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
