@@ -126,7 +126,7 @@ struct HTTPIntegrationTests {
         }
         #expect(error.stage == .transport)
         #expect(error.isTimeout)
-        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(ContinuousClock.now - started < .seconds(5 * 3))  // a hang detector, not a speed target (TSan is slow)
     }
 
     @Test func cancellationMidFlight() async throws {
@@ -137,7 +137,7 @@ struct HTTPIntegrationTests {
         task.cancel()
         let error = try await #require(throws: KonexError.self) { try await task.value }
         #expect(error.stage == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(ContinuousClock.now - started < .seconds(5 * 3))  // a hang detector, not a speed target (TSan is slow)
     }
 
     @Test(arguments: ["gzip", "deflate"])
@@ -191,7 +191,7 @@ struct HTTPIntegrationTests {
             try await client.request("/basic-auth/ada/s3cret").timeout(.seconds(20)).validate().response()
         }
         #expect(error.statusCode == 401)
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(15))  // a hang detector, not a speed target
     }
 
     @Test func bearerAuth() async throws {

@@ -6,27 +6,16 @@ import Foundation
 /// (if the request had finished) stays the only one; otherwise `onError` receives a `.cancelled` error, once,
 /// and no late success follows.
 public final class RequestHandle: Sendable {
-    private enum State: Sendable {
-        case pending
-        case delivered
-    }
-
-    private let state = Lock(State.pending)
+    private let delivery: Delivery
     private let task = Lock<Task<Void, Never>?>(nil)
     private let cancellation: @Sendable () -> Void
 
-    init(onCancel: @escaping @Sendable () -> Void) { cancellation = onCancel }
+    init(delivery: Delivery, onCancel: @escaping @Sendable () -> Void) {
+        self.delivery = delivery
+        cancellation = onCancel
+    }
 
     func start(_ task: Task<Void, Never>) { self.task.value = task }
-
-    /// Claims the single delivery; `false` when an outcome was already delivered.
-    func claim() -> Bool {
-        state.withLock { state in
-            guard case .pending = state else { return false }
-            state = .delivered
-            return true
-        }
-    }
 
     /// Cancels the request: the transport call is cancelled and `onError` gets `.cancelled` unless an outcome was
     /// already delivered.
@@ -36,10 +25,26 @@ public final class RequestHandle: Sendable {
     }
 
     /// Whether an outcome (success, failure or cancellation) has been delivered.
-    public var isFinished: Bool { state.withLock { if case .delivered = $0 { true } else { false } } }
+    public var isFinished: Bool { delivery.isDelivered }
 
     /// Waits until the request's task has finished.
     public func wait() async { await task.value?.value }
+}
+
+/// The single delivery of one request's outcome, shared by its task and its handle (which may be discarded).
+final class Delivery: Sendable {
+    private let delivered = Lock(false)
+
+    /// Claims the delivery; `false` when an outcome was already delivered.
+    func claim() -> Bool {
+        delivered.withLock { delivered in
+            if delivered { return false }
+            delivered = true
+            return true
+        }
+    }
+
+    var isDelivered: Bool { delivered.value }
 }
 
 extension DataRequest {
@@ -49,13 +54,13 @@ extension DataRequest {
         completion: @escaping @Sendable (Result<Value, KonexError>) -> Void
     ) -> RequestHandle {
         let request = self
-        let slot = Lock<RequestHandle?>(nil)
+        let delivery = Delivery()
+        // Captures the delivery, never the handle: a handle the caller drops must not keep anything alive.
         let send: @Sendable (Result<Value, KonexError>) -> Void = { result in
-            guard let handle = slot.value, handle.claim() else { return }
+            guard delivery.claim() else { return }
             if let queue { queue.async { completion(result) } } else { completion(result) }
         }
-        let handle = RequestHandle(onCancel: { send(.failure(request.cancellationError())) })
-        slot.value = handle
+        let handle = RequestHandle(delivery: delivery, onCancel: { send(.failure(request.cancellationError())) })
         handle.start(
             Task {
                 do {

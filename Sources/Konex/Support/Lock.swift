@@ -1,14 +1,23 @@
-import Synchronization
+import Foundation
 
-/// A value guarded by a `Mutex`, as a final class so it can be shared and captured (KonexTesting uses it too).
-package final class Lock<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    package init(_ value: Value) { mutex = Mutex(value) }
+/// A value guarded by a lock, as a final class so it can be shared and captured (KonexTesting uses it too).
+///
+/// Backed by `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: the thread sanitizer intercepts pthread
+/// mutexes but cannot see `Mutex`'s futex, and reported every critical section as a race.
+package final class Lock<Value: Sendable>: @unchecked Sendable {  // every access to `stored` holds `lock`
+    private let lock = NSLock()
+    private var stored: Value
+
+    package init(_ value: Value) { stored = value }
+
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try mutex.withLock { try body(&$0) }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&stored)
     }
+
     package var value: Value {
-        get { mutex.withLock { $0 } }
-        set { mutex.withLock { $0 = newValue } }
+        get { withLock { $0 } }
+        set { withLock { $0 = newValue } }
     }
 }

@@ -8,11 +8,9 @@ import KonexTesting
         let clock = ImmediateClock()
         let mock = MockTransport(clock: clock, delay: .fixed(.seconds(1)))
         mock.stub(MockEndpoint(.get("/slow"), responses: [.string("ok").delayed(by: .seconds(3))], delay: .fixed(.seconds(2))))
-        let wallStart = ContinuousClock.now
         let value = try await KonexClient.mocked(mock).request("/slow").responseString()
         #expect(value == "ok")
         #expect(clock.now.offset == .seconds(6))
-        #expect(ContinuousClock.now - wallStart < .seconds(1))
     }
 
     @Test func manualClockHoldsTheResponseUntilAdvanced() async throws {

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import Konex
+
+/// Faults on real sockets. These need no httpbin, so they always run.
+@Suite struct FaultIntegrationTests {
+    func client(_ server: MisbehavingServer) -> KonexClient {
+        KonexClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport(configuration: .ephemeral),
+            timeout: .seconds(10))
+    }
+
+    @Test func serverThatClosesWithoutRespondingIsATransportError() async throws {
+        let server = try MisbehavingServer(reply: Data())
+        let started = ContinuousClock.now
+        let error = try await #require(throws: KonexError.self) { try await client(server).request("/x").responseData() }
+        #expect(error.stage == .transport)
+        #expect(error.underlyingError is URLError)
+        #expect(error.response == nil)
+        #expect(ContinuousClock.now - started < .seconds(15))  // a hang detector, not a speed target
+    }
+
+    @Test func connectionLostMidBodyIsATransportError() async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        let server = try MisbehavingServer(reply: Data((head + #"{"id": 1, "tit"#).utf8))
+        let error = try await #require(throws: KonexError.self) {
+            try await client(server).request("/x").responseJSON()
+        }
+        #expect(error.stage == .transport)
+        #expect(error.message.contains("URLError"))
+    }
+
+    @Test func garbageInsteadOfHTTPIsATransportError() async throws {
+        let server = try MisbehavingServer(reply: Data("SSH-2.0-OpenSSH_9.2\r\n".utf8))
+        let result = await Result { try await client(server).request("/x").responseData() }
+        // libcurl reads a non-HTTP reply as an HTTP/0.9 body or rejects it; either way nothing is silently decoded.
+        switch result {
+        case .success(let data): #expect(data == Data("SSH-2.0-OpenSSH_9.2\r\n".utf8))
+        case .failure(let error): #expect((error as? KonexError)?.stage == .transport)
+        }
+    }
+}

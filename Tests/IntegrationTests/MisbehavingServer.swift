@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A one-trick TCP server on 127.0.0.1 for faults httpbin cannot produce: it reads the request, writes `reply`
+/// (possibly nothing, possibly a truncated response), and closes the connection.
+final class MisbehavingServer: @unchecked Sendable {  // immutable after init
+    let port: UInt16
+    private let listener: Int32
+
+    init(reply: Data) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard listener >= 0, bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        self.listener = listener
+        Thread.detachNewThread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                if connection < 0 { return }
+                var buffer = [UInt8](repeating: 0, count: 4_096)
+                _ = recv(connection, &buffer, buffer.count, 0)
+                reply.withUnsafeBytes { raw in
+                    if raw.count > 0 { _ = send(connection, raw.baseAddress!, raw.count, Int32(MSG_NOSIGNAL)) }
+                }
+                close(connection)
+            }
+        }
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
