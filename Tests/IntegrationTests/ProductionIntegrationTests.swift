@@ -60,3 +60,20 @@ struct ProductionIntegrationTests {
             == secret["authenticated"])
     }
 }
+
+@Suite(.enabled(if: Server.isAvailable, Server.skipReason))
+struct DownloadIntegrationTests {
+    @Test func downloadOfStreamedBytesToAFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-it-dl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("bytes.bin")
+        let client = Server.client()
+        let response = try await client.request("/stream-bytes/100000?seed=3&chunk_size=8192").validate().download(to: destination)
+        let onDisk = try Data(contentsOf: destination)
+        #expect(onDisk.count == 100_000)  // httpbin caps generated bodies at 100 KiB
+        #expect(onDisk == (try await client.request("/stream-bytes/100000?seed=3&chunk_size=8192").responseData()))
+        #expect(response.statusCode == 200)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bytes.bin"])
+    }
+}

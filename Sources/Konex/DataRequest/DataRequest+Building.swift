@@ -81,6 +81,14 @@ extension DataRequest {
             )
         case .data(let data, let contentType):
             return (data, contentType)
+        case .file(let file, let contentType):
+            do {
+                return (try Data(contentsOf: file, options: .alwaysMapped), contentType)
+            } catch {
+                throw KonexError(
+                    stage: .fileSystem, message: "cannot read the body file \(file.path): \(error.localizedDescription)",
+                    method: method, url: url, underlyingError: error)
+            }
         case .multipart(let form):
             do {
                 return (try form.encode(), form.contentType)

@@ -101,9 +101,17 @@ extension DataRequest {
         -> Result<TransportResponse, KonexError>
     {
         let sendStarted = ContinuousClock.now
+        let uploadSize = Int64(request.httpBody?.count ?? 0)
+        progress?(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
         do {
             let (data, response) = try await client.transport.send(request)
             let now = ContinuousClock.now
+            if let progress {
+                progress(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
+                let expected = response.expectedContentLength
+                progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: expected >= 0 ? expected : nil))
+                progress(TransferProgress(direction: .download, completedBytes: Int64(data.count), totalBytes: Int64(data.count)))
+            }
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled { return .failure(cancellationError(request)) }
             if let limit = client.maximumResponseSize, data.count > limit {

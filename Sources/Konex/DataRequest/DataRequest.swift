@@ -28,6 +28,7 @@ public struct DataRequest: Sendable {
     var retriers: [any RequestRetrier] = []
     var timeout: Duration?
     var errorDecoder: ErrorBodyDecoder?
+    var progress: (@Sendable (TransferProgress) -> Void)?
 
     init(client: KonexClient, source: Source) {
         self.client = client

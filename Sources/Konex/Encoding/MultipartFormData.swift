@@ -78,7 +78,7 @@ public struct MultipartFormData: Sendable {
             switch part.content {
             case .data(let data): content = data
             case .file(let url):
-                do { content = try Data(contentsOf: url) } catch {
+                do { content = try Data(contentsOf: url, options: .alwaysMapped) } catch {
                     throw MultipartError("cannot read \(url.path): \(error.localizedDescription)")
                 }
             }

@@ -31,6 +31,8 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let processing = Stage(rawValue: "processing")
         /// The body could not be turned into the requested value.
         public static let decoding = Stage(rawValue: "decoding")
+        /// A file could not be read or written (uploads from files, downloads).
+        public static let fileSystem = Stage(rawValue: "fileSystem")
         /// The task or the handle was cancelled.
         public static let cancelled = Stage(rawValue: "cancelled")
     }

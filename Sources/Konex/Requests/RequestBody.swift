@@ -13,6 +13,7 @@ public struct RequestBody: Sendable {
         case form(Parameters)
         case data(Data, contentType: String)
         case multipart(MultipartFormData)
+        case file(URL, contentType: String)
     }
 
     let kind: Kind
@@ -43,6 +44,14 @@ public struct RequestBody: Sendable {
     ///   - contentType: The `Content-Type`; `text/plain; charset=utf-8` by default.
     public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
         RequestBody(kind: .data(Data(text.utf8), contentType: contentType))
+    }
+
+    /// A file's contents, memory-mapped rather than read into memory where the platform allows.
+    /// - Parameters:
+    ///   - url: A file URL.
+    ///   - contentType: The `Content-Type`; `application/octet-stream` by default.
+    public static func file(_ url: URL, contentType: String = "application/octet-stream") -> RequestBody {
+        RequestBody(kind: .file(url, contentType: contentType))
     }
 
     /// A `multipart/form-data` body (RFC 7578).

@@ -23,4 +23,12 @@ public protocol Transport: Sendable {
     /// - Returns: The body and the HTTP response.
     /// - Throws: Any error when no HTTP response was received.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// Whether the transport can observe bytes while they move; `false` by default. When it is `false`, progress
+    /// handlers hear only the start and the end of a transfer.
+    var reportsIncrementalProgress: Bool { get }
+}
+
+extension Transport {
+    public var reportsIncrementalProgress: Bool { false }
 }
