@@ -69,11 +69,14 @@ struct DownloadIntegrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("bytes.bin")
         let client = Server.client()
-        let response = try await client.request("/stream-bytes/100000?seed=3&chunk_size=8192").validate().download(to: destination)
+        let response = try await client.request("/image/png").validate().download(to: destination)
         let onDisk = try Data(contentsOf: destination)
-        #expect(onDisk.count == 100_000)  // httpbin caps generated bodies at 100 KiB
-        #expect(onDisk == (try await client.request("/stream-bytes/100000?seed=3&chunk_size=8192").responseData()))
+        #expect(onDisk.count == 8_090)
+        #expect(onDisk == (try await client.request("/image/png").responseData()))
+        let streamed = directory.appendingPathComponent("stream.bin")
+        _ = try await client.request("/stream-bytes/100000?chunk_size=8192").validate().download(to: streamed)
+        #expect(try Data(contentsOf: streamed).count == 100_000)  // httpbin caps generated bodies at 100 KiB
         #expect(response.statusCode == 200)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bytes.bin"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bytes.bin", "stream.bin"])
     }
 }
