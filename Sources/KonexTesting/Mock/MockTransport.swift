@@ -28,7 +28,7 @@ public final class MockTransport: Transport {
         var journal: [RecordedRequest] = []
         var received = 0
         var scenarios: [String: String] = [:]
-        var random: SplitMix64
+        var random: SeededGenerator
     }
 
     private let state: Lock<State>
@@ -47,7 +47,7 @@ public final class MockTransport: Transport {
         self.clock = clock
         self.delay = delay
         self.journalLimit = journalLimit
-        state = Lock(State(random: SplitMix64(seed: seed)))
+        state = Lock(State(random: SeededGenerator(seed: seed)))
     }
 
     /// Declares an endpoint answering `responses` in order (the last repeats while `times` allows).
@@ -176,7 +176,7 @@ public final class MockTransport: Transport {
         return (request.httpMethod == "HEAD" ? Data() : body, http)
     }
 
-    static func duration(of delay: Delay, using random: inout SplitMix64) -> Duration {
+    static func duration(of delay: Delay, using random: inout SeededGenerator) -> Duration {
         switch delay {
         case .none: return .zero
         case .fixed(let duration): return duration
@@ -208,18 +208,5 @@ public final class MockTransport: Transport {
             }
             continuation?.resume(throwing: CancellationError())
         }
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64): same seed, same sequence.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

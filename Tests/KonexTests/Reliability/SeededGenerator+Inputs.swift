@@ -1,15 +1,10 @@
-/// A seeded generator for property-style tests: the same seed always produces the same inputs.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+import Konex
+import KonexTesting
 
+typealias JSONValue = JSON
+
+/// Input generators for the property tests, over KonexTesting's seeded generator.
+extension SeededGenerator {
     mutating func string(maxLength: Int = 12, alphabet: [Character]? = nil) -> String {
         let pool = alphabet ?? Array("aZ09 -._~&=+?#/%[]{}\"'\\:;,éß日☕\u{0}\r\n\t")
         return String((0..<Int.random(in: 0...maxLength, using: &self)).map { _ in pool.randomElement(using: &self)! })
@@ -35,5 +30,3 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-import Konex
-typealias JSONValue = JSON
