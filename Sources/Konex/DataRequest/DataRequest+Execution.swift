@@ -23,10 +23,10 @@ extension DataRequest {
 
         let client = self.client
         let shared = client.componentSnapshot
-        let adapters = Self.merge(shared.adapters, endpoint?.requestAdapters, self.adapters)
-        let plugins = Self.merge(shared.plugins, endpoint?.requestPlugins, self.plugins)
-        let validators = Self.merge(shared.validators, endpoint?.requestResponseValidators, self.validators)
-        let retriers = Self.merge(shared.retriers, endpoint?.requestRetriers, self.retriers)
+        let adapters = Layers(shared.adapters, endpoint?.requestAdapters, self.adapters)
+        let plugins = Layers(shared.plugins, endpoint?.requestPlugins, self.plugins)
+        let validators = Layers(shared.validators, endpoint?.requestResponseValidators, self.validators)
+        let retriers = Layers(shared.retriers, endpoint?.requestRetriers, self.retriers)
 
         let startDate = Date()
         let started = ContinuousClock.now
@@ -133,7 +133,7 @@ extension DataRequest {
     }
 
     /// Step 6: the first validator that throws decides; the error body is decoded when asked for.
-    private func validate(_ received: TransportResponse, request: URLRequest, validators: [any KonexResponseValidator])
+    private func validate(_ received: TransportResponse, request: URLRequest, validators: Layers<any KonexResponseValidator>)
         -> KonexError?
     {
         for validator in validators {
@@ -164,7 +164,7 @@ extension DataRequest {
     private func process(
         _ received: TransportResponse, request: URLRequest, endpoint: (any KonexRequest)?, shared: Components
     ) throws -> Exchange {
-        let processors = Self.merge(shared.processors, endpoint?.requestResponseProcessors, self.processors)
+        let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
         var data = received.data
         for processor in processors {
             do {
@@ -185,15 +185,6 @@ extension DataRequest {
     static func stopwatch<C: Clock>(_ clock: C) -> () -> Duration where C.Duration == Duration {
         let start = clock.now
         return { start.duration(to: clock.now) }
-    }
-
-    /// Client, then request, then call site; without allocating when only one level has components.
-    static func merge<Element>(_ client: [Element], _ request: [Element]?, _ callSite: [Element]) -> [Element] {
-        let request = request ?? []
-        if request.isEmpty && callSite.isEmpty { return client }
-        if client.isEmpty && callSite.isEmpty { return request }
-        if client.isEmpty && request.isEmpty { return callSite }
-        return client + request + callSite
     }
 
     /// A `.cancelled` error naming this request.

@@ -12,7 +12,7 @@ extension DataRequest {
     /// - Throws: ``KonexError`` when the request cannot be built or an adapter fails.
     public func cURLDescription(redaction: Redaction? = .default) async throws -> String {
         var request = try makeURLRequest()
-        let adapters = Self.merge(client.componentSnapshot.adapters, endpoint?.requestAdapters, self.adapters)
+        let adapters = Layers(client.componentSnapshot.adapters, endpoint?.requestAdapters, self.adapters)
         for adapter in adapters {
             do { request = try await adapter.adapt(request) } catch {
                 throw KonexError(

@@ -68,7 +68,7 @@ public struct ContentTypeValidator: KonexResponseValidator {
         guard let header = response.value(forHTTPHeaderField: "Content-Type") else {
             throw ValidationFailure("missing Content-Type (expected \(acceptable.joined(separator: ", ")))")
         }
-        guard let type = MediaType(header), patterns.contains(where: type.isMatched(by:)) else {
+        guard MediaType.header(header, matchesAnyOf: patterns) else {
             throw ValidationFailure(
                 "unacceptable Content-Type \"\(header)\" (expected \(acceptable.joined(separator: ", ")))")
         }

@@ -28,6 +28,45 @@ struct MediaType: Sendable, Hashable {
         self.subtype = subtype
     }
 
+    /// Whether the `Content-Type` header value is accepted by one of `patterns`, without allocating.
+    static func header(_ header: String, matchesAnyOf patterns: [MediaType]) -> Bool {
+        var header = header
+        return header.withUTF8 { bytes in
+            // Bounds of type and subtype, skipping spaces and stopping at parameters.
+            var slash = -1
+            var end = bytes.count
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: ";") {
+                    end = index
+                    break
+                }
+                if byte == UInt8(ascii: "/") {
+                    if slash >= 0 { return false }
+                    slash = index
+                }
+            }
+            guard slash >= 0 else { return false }
+            let type = UnsafeBufferPointer(rebasing: bytes[0..<slash])
+            let subtype = UnsafeBufferPointer(rebasing: bytes[(slash + 1)..<end])
+            return patterns.contains { pattern in
+                (pattern.type == wildcard || equalIgnoringCaseAndSpaces(type, pattern.type))
+                    && (pattern.subtype == wildcard || equalIgnoringCaseAndSpaces(subtype, pattern.subtype))
+            }
+        }
+    }
+
+    /// Compares raw header bytes (any case, spaces allowed) with a lower-cased token.
+    private static func equalIgnoringCaseAndSpaces(_ raw: UnsafeBufferPointer<UInt8>, _ token: [UInt8]) -> Bool {
+        var position = 0
+        for byte in raw where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            guard position < token.count, token[position] == lower else { return false }
+            position += 1
+        }
+        return position == token.count && position > 0
+    }
+
     /// Whether this (a concrete type) is accepted by `pattern` (which may use `*`).
     func isMatched(by pattern: MediaType) -> Bool {
         (pattern.type == Self.wildcard || pattern.type == type)
