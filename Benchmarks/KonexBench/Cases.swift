@@ -36,7 +36,8 @@ struct Config {
     var burst = 1_000
 
     static let smoke = Config(
-        sequential: 100, concurrent: 100, inFlight: 8, largeGets: 3, rounds: 2, mockRequests: 500, soak: 2_000, burst: 100)
+        sequential: 100, concurrent: 100, inFlight: 8, largeGets: 3, rounds: 2, mockRequests: 500, soak: 2_000,
+        burst: 100)
 }
 
 struct Benchmarks {
@@ -95,9 +96,11 @@ struct Benchmarks {
         let rawWall = b.map(\.wall).median / Double(count) * 1e6
         let cpuRatio = a.map(\.cpu).median / b.map(\.cpu).median
         return Result(
-            id: concurrently ? "concurrent_small" : "seq_small", konex: konexWall, baseline: rawWall, ratio: konexWall / rawWall,
+            id: concurrently ? "concurrent_small" : "seq_small", konex: konexWall, baseline: rawWall,
+            ratio: konexWall / rawWall,
             unit: "µs/request",
-            detail: String(format: "CPU ratio %.3f; wall min–max %.1f–%.1f vs %.1f–%.1f µs", cpuRatio,
+            detail: String(
+                format: "CPU ratio %.3f; wall min–max %.1f–%.1f vs %.1f–%.1f µs", cpuRatio,
                 a.map(\.wall).min()! / Double(count) * 1e6, a.map(\.wall).max()! / Double(count) * 1e6,
                 b.map(\.wall).min()! / Double(count) * 1e6, b.map(\.wall).max()! / Double(count) * 1e6))
     }
@@ -121,7 +124,8 @@ struct Benchmarks {
         let keyPath = {
             try await measure {
                 for _ in 0..<count {
-                    _ = try await client.request("/envelope").validate().responseArray(of: Post.self, atKeyPath: "data.items")
+                    _ = try await client.request("/envelope").validate().responseArray(
+                        of: Post.self, atKeyPath: "data.items")
                 }
             }
         }
@@ -135,10 +139,13 @@ struct Benchmarks {
         let keyPathMs = c.map(\.wall).median / Double(count) * 1e3
         let plainMs = d.map(\.wall).median / Double(count) * 1e3
         return [
-            Result(id: "decode_1mb", konex: konexMs, baseline: rawMs, ratio: konexMs / rawMs, unit: "ms/request",
-                   detail: "1 MB array of 5,000 posts; baseline: data(for:) + JSONDecoder"),
-            Result(id: "keypath_decode", konex: keyPathMs, baseline: plainMs, ratio: keyPathMs / plainMs, unit: "ms/request",
-                   detail: "atKeyPath \"data.items\" vs the plain Konex decode"),
+            Result(
+                id: "decode_1mb", konex: konexMs, baseline: rawMs, ratio: konexMs / rawMs, unit: "ms/request",
+                detail: "1 MB array of 5,000 posts; baseline: data(for:) + JSONDecoder"),
+            Result(
+                id: "keypath_decode", konex: keyPathMs, baseline: plainMs, ratio: keyPathMs / plainMs,
+                unit: "ms/request",
+                detail: "atKeyPath \"data.items\" vs the plain Konex decode"),
         ]
     }
 
@@ -148,12 +155,14 @@ struct Benchmarks {
         func makeClient(idleMachinery: Bool, retryOnly: Bool = false) -> KonexClient {
             let mock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
             mock.stub(.get("/small"), .data(body, contentType: "application/json"))
-            let client = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock, clock: ImmediateClock())
+            let client = KonexClient(
+                baseURL: URL(string: "https://bench.test")!, transport: mock, clock: ImmediateClock())
             client.plugins = [Noop()]
             client.responseValidators = [.statusCode(200..<300)]
             if retryOnly { client.retriers = [RetryPolicy()] }
             if idleMachinery {
-                let auth = TokenAuthenticator(credential: .init(accessToken: "token")) { _ in .init(accessToken: "new") }
+                let auth = TokenAuthenticator(credential: .init(accessToken: "token")) { _ in .init(accessToken: "new")
+                }
                 client.adapters = [auth]
                 client.retriers = [RetryPolicy(), auth]
             }
@@ -184,7 +193,8 @@ struct Benchmarks {
             _ = try await full(plain)
             _ = try await full(idle)
         }
-        let (withIdle, withoutIdle) = try await interleaved(rounds: config.rounds, { try await full(idle) }, { try await full(plain) })
+        let (withIdle, withoutIdle) = try await interleaved(
+            rounds: config.rounds, { try await full(idle) }, { try await full(plain) })
         let retryRuns = try await (0..<config.rounds).asyncMap { _ in try await full(retryOnly) }
         let bareRuns = try await (0..<config.rounds).asyncMap { _ in try await bare() }
         let componentRuns = try await (0..<config.rounds).asyncMap { _ in try await components() }
@@ -197,13 +207,20 @@ struct Benchmarks {
         let idleUs = perRequest(withIdle)
         let retryUs = perRequest(retryRuns)
         return [
-            Result(id: "pipeline_mock", konex: fullUs - decodeUs, baseline: nil, ratio: nil, unit: "µs/request excl. decode",
-                   detail: String(format: "full %.2f µs = mock transport + build %.2f + 3 plugins/2 validators/1 processor %.2f + decode %.2f",
-                       fullUs, bareUs, componentUs - bareUs, decodeUs)),
-            Result(id: "idle_components", konex: idleUs - decodeUs, baseline: fullUs - decodeUs,
-                   ratio: (idleUs - decodeUs) / (fullUs - decodeUs), unit: "µs/request excl. decode",
-                   detail: String(format: "case 4 + RetryPolicy + TokenAuthenticator, never triggered; RetryPolicy alone: %.2f µs (%.3f×)",
-                       retryUs - decodeUs, (retryUs - decodeUs) / (fullUs - decodeUs))),
+            Result(
+                id: "pipeline_mock", konex: fullUs - decodeUs, baseline: nil, ratio: nil,
+                unit: "µs/request excl. decode",
+                detail: String(
+                    format:
+                        "full %.2f µs = mock transport + build %.2f + 3 plugins/2 validators/1 processor %.2f + decode %.2f",
+                    fullUs, bareUs, componentUs - bareUs, decodeUs)),
+            Result(
+                id: "idle_components", konex: idleUs - decodeUs, baseline: fullUs - decodeUs,
+                ratio: (idleUs - decodeUs) / (fullUs - decodeUs), unit: "µs/request excl. decode",
+                detail: String(
+                    format:
+                        "case 4 + RetryPolicy + TokenAuthenticator, never triggered; RetryPolicy alone: %.2f µs (%.3f×)",
+                    retryUs - decodeUs, (retryUs - decodeUs) / (fullUs - decodeUs))),
         ]
     }
 
@@ -222,13 +239,19 @@ struct Benchmarks {
         let burstClient = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: slow)
         let burst = config.burst
         let completed = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<burst { group.addTask { _ = try await burstClient.request("/burst").responseObject(ofType: Small.self); return 1 } }
+            for _ in 0..<burst {
+                group.addTask {
+                    _ = try await burstClient.request("/burst").responseObject(ofType: Small.self)
+                    return 1
+                }
+            }
             return try await group.reduce(0, +)
         }
         let peak = memory().peak
         return Result(
             id: "memory_growth", konex: Double(growth) / 1_048_576, baseline: nil, ratio: nil, unit: "MB RSS growth",
-            detail: String(format: "%d mock requests; %d/%d in flight at once completed; peak RSS %.1f MB",
+            detail: String(
+                format: "%d mock requests; %d/%d in flight at once completed; peak RSS %.1f MB",
                 config.soak, completed, burst, Double(peak) / 1_048_576))
     }
 }

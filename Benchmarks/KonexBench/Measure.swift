@@ -19,7 +19,8 @@ func processCPU() -> Double {
     #else
         getrusage(RUSAGE_SELF, &usage)
     #endif
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 func measure(_ body: () async throws -> Void) async rethrows -> Sample {
@@ -44,12 +45,15 @@ extension Array where Element == Double {
     var median: Double {
         let sorted = self.sorted()
         guard !sorted.isEmpty else { return .nan }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }
 
 /// Runs `a` and `b` alternately (A B A B …) so both see the same machine conditions.
-func interleaved(rounds: Int, _ a: () async throws -> Sample, _ b: () async throws -> Sample) async rethrows -> ([Sample], [Sample]) {
+func interleaved(rounds: Int, _ a: () async throws -> Sample, _ b: () async throws -> Sample) async rethrows -> (
+    [Sample], [Sample]
+) {
     var first: [Sample] = []
     var second: [Sample] = []
     for round in 0..<rounds {

@@ -23,7 +23,9 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(listener, 512) == 0 else { throw ServerError("bind/listen failed") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -59,12 +61,14 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
                 let path = String(target.split(separator: "?").first ?? "/")
                 let body = routes[path]
                 var response = Data(
-                    "HTTP/1.1 \(body == nil ? "404 Not Found" : "200 OK")\r\nContent-Type: application/json\r\nContent-Length: \(body?.count ?? 0)\r\nConnection: keep-alive\r\n\r\n".utf8)
+                    "HTTP/1.1 \(body == nil ? "404 Not Found" : "200 OK")\r\nContent-Type: application/json\r\nContent-Length: \(body?.count ?? 0)\r\nConnection: keep-alive\r\n\r\n"
+                        .utf8)
                 response.append(body ?? Data())
                 let sent = response.withUnsafeBytes { raw -> Bool in
                     var offset = 0
                     while offset < raw.count {
-                        let written = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                        let written = send(
+                            connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                         if written <= 0 { return false }
                         offset += written
                     }

@@ -6,13 +6,16 @@ import Konex
 
 let arguments = CommandLine.arguments
 let smoke = arguments.contains("--smoke")
-let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let jsonPath = arguments.firstIndex(of: "--json").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
 let config = smoke ? Config.smoke : Config()
 
 let small = try JSONEncoder().encode(Small(id: 7, title: "a small todo", done: false))
 let posts = (1...5_000).map { index in
-    Post(userId: index % 10, id: index, title: "Post number \(index) with a title of moderate length",
-         body: String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 2))
+    Post(
+        userId: index % 10, id: index, title: "Post number \(index) with a title of moderate length",
+        body: String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 2))
 }
 let postsJSON = try JSONEncoder().encode(posts)
 var envelope = Data(#"{"meta":{"page":1,"total":5000},"data":{"cursor":"abc","items":"#.utf8)
@@ -52,8 +55,12 @@ nonisolated func runAll(port: UInt16) async throws -> [Result] {
     return results
 }
 
-print("konex-bench\(smoke ? " (smoke)" : "") — \(ProcessInfo.processInfo.activeProcessorCount) cores, 1 MB body = \(postsJSON.count) bytes")
-print(padded("case", 18) + padded("konex", 10, left: false) + "  " + padded("baseline", 10, left: false) + "  " + padded("ratio", 8, left: false) + "  unit")
+print(
+    "konex-bench\(smoke ? " (smoke)" : "") — \(ProcessInfo.processInfo.activeProcessorCount) cores, 1 MB body = \(postsJSON.count) bytes"
+)
+print(
+    padded("case", 18) + padded("konex", 10, left: false) + "  " + padded("baseline", 10, left: false) + "  "
+        + padded("ratio", 8, left: false) + "  unit")
 let results = try await runAll(port: server.port)
 
 if let jsonPath {

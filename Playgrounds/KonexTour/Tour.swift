@@ -14,19 +14,24 @@ struct Tour {
 
     func run() async throws {
         step(1, "A struct request, decoded at a key path")
-        let show = try await client.request(GetSlideshow()).validate().responseObject(ofType: Slideshow.self, atKeyPath: "slideshow")
+        let show = try await client.request(GetSlideshow()).validate().responseObject(
+            ofType: Slideshow.self, atKeyPath: "slideshow")
         print("“\(show.title)” by \(show.author)")
 
         step(2, "An array, straight out of the envelope")
-        let slides = try await client.request(GetSlideshow()).validate().responseArray(of: Slide.self, atKeyPath: "slideshow.slides")
+        let slides = try await client.request(GetSlideshow()).validate().responseArray(
+            of: Slide.self, atKeyPath: "slideshow.slides")
         for slide in slides { print("• \(slide.title)") }
 
         step(3, "A KonexBasicRequest subclass with parameters")
         let search = try await client.request(SearchRequest(query: "swift & konex")).validate().responseJSON()
-        print("server saw q = \(search["args"]?["q"]?.stringValue ?? "?"), X-Tour = \(search["headers"]?["X-Tour"]?.stringValue ?? "?")")
+        print(
+            "server saw q = \(search["args"]?["q"]?.stringValue ?? "?"), X-Tour = \(search["headers"]?["X-Tour"]?.stringValue ?? "?")"
+        )
 
         step(4, "An enum endpoint with a JSON body")
-        let echo = try await client.request(HTTPBin.post(Note(text: "Konex is back"))).validate().responseObject(ofType: Echo.self)
+        let echo = try await client.request(HTTPBin.post(Note(text: "Konex is back"))).validate().responseObject(
+            ofType: Echo.self)
         print("echoed: \(echo.json?.text ?? "-")")
 
         step(5, "Components at three levels, in pipeline order")
@@ -44,16 +49,20 @@ struct Tour {
 
         step(6, "A typed error body")
         do {
-            _ = try await client.request(HTTPBin.status(404)).validate().responseObject(ofType: Empty.self, errorType: NotFound.self)
+            _ = try await client.request(HTTPBin.status(404)).validate().responseObject(
+                ofType: Empty.self, errorType: NotFound.self)
         } catch let error as KonexError {
-            print("status \(error.statusCode ?? 0); error body: \(error.errorBody(as: NotFound.self)?.error ?? "none (empty body)")")
+            print(
+                "status \(error.statusCode ?? 0); error body: \(error.errorBody(as: NotFound.self)?.error ?? "none (empty body)")"
+            )
             print("log line: \(error)")
         }
 
         step(7, "Retry with backoff (503 until attempts run out)")
         let attempts = Recorder()
         do {
-            _ = try await client.request(HTTPBin.status(503)).withPlugin(Announce(level: "attempt", recorder: attempts)).validate()
+            _ = try await client.request(HTTPBin.status(503)).withPlugin(Announce(level: "attempt", recorder: attempts))
+                .validate()
                 .retry(RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(100))).response()
         } catch let error as KonexError {
             print("gave up after \(attempts.events.count / 2) attempts: \(error.message)")
@@ -69,12 +78,16 @@ struct Tour {
         await slow.wait()
 
         step(9, "What would be sent, as cURL (secrets redacted)")
-        print(try await client.request(HTTPBin.post(Note(text: "hi"))).withAdapter(.bearer("secret-token")).cURLDescription())
+        print(
+            try await client.request(HTTPBin.post(Note(text: "hi"))).withAdapter(.bearer("secret-token"))
+                .cURLDescription())
 
         step(10, "Testing with KonexTesting: a mock, a manual clock, a journal")
         try await testingDemo()
 
-        print("\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")")
+        print(
+            "\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")"
+        )
     }
 
     func testingDemo() async throws {

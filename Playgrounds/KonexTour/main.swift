@@ -22,7 +22,9 @@ if let flag = arguments.firstIndex(of: "--live") {
         transport: try FixtureTransport(directory: fixtures, delay: .fixed(.milliseconds(120))))
     live = false
 }
-print("Konex tour — \(live ? "live against \(client.baseURL!.absoluteString)" : "offline, fixtures served with a 120 ms delay")")
+print(
+    "Konex tour — \(live ? "live against \(client.baseURL!.absoluteString)" : "offline, fixtures served with a 120 ms delay")"
+)
 do {
     try await Tour(client: client, live: live).run()
 } catch {

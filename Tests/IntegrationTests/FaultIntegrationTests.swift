@@ -1,19 +1,22 @@
 import Foundation
-import Testing
 import Konex
+import Testing
 
 /// Faults on real sockets. These need no httpbin, so they always run.
 @Suite struct FaultIntegrationTests {
     func client(_ server: MisbehavingServer) -> KonexClient {
         KonexClient(
-            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: URLSessionTransport(configuration: .ephemeral),
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            transport: URLSessionTransport(configuration: .ephemeral),
             timeout: .seconds(10))
     }
 
     @Test func serverThatClosesWithoutRespondingIsATransportError() async throws {
         let server = try MisbehavingServer(reply: Data())
         let started = ContinuousClock.now
-        let error = try await #require(throws: KonexError.self) { try await client(server).request("/x").responseData() }
+        let error = try await #require(throws: KonexError.self) {
+            try await client(server).request("/x").responseData()
+        }
         #expect(error.stage == .transport)
         #expect(error.underlyingError is URLError)
         #expect(error.response == nil)

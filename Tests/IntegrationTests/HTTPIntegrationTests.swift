@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite(.enabled(if: Server.isAvailable, Server.skipReason))
 struct HTTPIntegrationTests {
@@ -46,8 +46,10 @@ struct HTTPIntegrationTests {
 
     @Test func formAndRawBodies() async throws {
         let client = Server.client()
-        let form = try await client.request(Anything(method: .post, body: .form(["user": "ada lovelace", "sym": "&=+"])))
-            .validate().responseObject(ofType: Echo.self)
+        let form = try await client.request(
+            Anything(method: .post, body: .form(["user": "ada lovelace", "sym": "&=+"]))
+        )
+        .validate().responseObject(ofType: Echo.self)
         #expect(form.form?["user"] == .one("ada lovelace"))
         #expect(form.form?["sym"] == .one("&=+"))
         let raw = try await client.request(Anything(method: .put, body: .text("plain text ✓")))
@@ -90,7 +92,10 @@ struct HTTPIntegrationTests {
     }
 
     @Test func typedErrorBodyFromARealResponse() async throws {
-        struct Slideshow: Decodable, Sendable { struct Show: Decodable, Sendable { var title: String }; var slideshow: Show }
+        struct Slideshow: Decodable, Sendable {
+            struct Show: Decodable, Sendable { var title: String }
+            var slideshow: Show
+        }
         let error = try await #require(throws: KonexError.self) {
             try await Server.client().request("/json").validate(statusCode: [201])
                 .responseData()
@@ -171,7 +176,8 @@ struct HTTPIntegrationTests {
         #expect(Set(streamed).count == 256)
         // Every byte value survives a round trip through a binary request body (echoed back as base64).
         let bytes = Data((0...255).map(UInt8.init) + (0...255).reversed().map(UInt8.init))
-        let echo = try await client.request(Anything(method: .post, body: .data(bytes))).validate().responseObject(ofType: Echo.self)
+        let echo = try await client.request(Anything(method: .post, body: .data(bytes))).validate().responseObject(
+            ofType: Echo.self)
         let base64 = try #require(echo.data?.components(separatedBy: "base64,").last)
         #expect(Data(base64Encoded: base64) == bytes)
     }
@@ -185,7 +191,10 @@ struct HTTPIntegrationTests {
     }
 
     @Test func basicAuthAndA401ThatDoesNotHang() async throws {
-        struct Authenticated: Decodable { var authenticated: Bool; var user: String }
+        struct Authenticated: Decodable {
+            var authenticated: Bool
+            var user: String
+        }
         let client = Server.client()
         let ok = try await client.request("/basic-auth/ada/s3cret").withAdapter(.basic(user: "ada", password: "s3cret"))
             .validate().responseObject(ofType: Authenticated.self)
@@ -199,11 +208,17 @@ struct HTTPIntegrationTests {
     }
 
     @Test func bearerAuth() async throws {
-        struct Token: Decodable { var authenticated: Bool; var token: String }
+        struct Token: Decodable {
+            var authenticated: Bool
+            var token: String
+        }
         let client = Server.client()
-        let token = try await client.request("/bearer").withAdapter(.bearer("t0k3n")).validate().responseObject(ofType: Token.self)
+        let token = try await client.request("/bearer").withAdapter(.bearer("t0k3n")).validate().responseObject(
+            ofType: Token.self)
         #expect(token.token == "t0k3n")
-        let error = try await #require(throws: KonexError.self) { try await client.request("/bearer").validate().response() }
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("/bearer").validate().response()
+        }
         #expect(error.statusCode == 401)
     }
 
@@ -222,7 +237,8 @@ struct HTTPIntegrationTests {
         let indices = try await withThrowingTaskGroup(of: String?.self) { group in
             for index in 0..<100 {
                 group.addTask {
-                    let echo = try await client.request("/anything?i=\(index)").validate().responseObject(ofType: Echo.self)
+                    let echo = try await client.request("/anything?i=\(index)").validate().responseObject(
+                        ofType: Echo.self)
                     guard case .one(let value) = echo.args["i"] else { return nil }
                     return value
                 }
@@ -234,8 +250,11 @@ struct HTTPIntegrationTests {
 
     @Test func connectionRefusedIsATransportError() async throws {
         // Port 9 (discard) has no listener on these machines.
-        let client = KonexClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: URLSessionTransport(configuration: .ephemeral))
-        let error = try await #require(throws: KonexError.self) { try await client.request("/get").timeout(.seconds(5)).response() }
+        let client = KonexClient(
+            baseURL: URL(string: "http://127.0.0.1:9")!, transport: URLSessionTransport(configuration: .ephemeral))
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("/get").timeout(.seconds(5)).response()
+        }
         #expect(error.stage == .transport)
         #expect((error.underlyingError as? URLError)?.code == .cannotConnectToHost)
         #expect(error.description.contains("GET http://127.0.0.1:9/get"))

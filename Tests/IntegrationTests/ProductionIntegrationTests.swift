@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite(.enabled(if: Server.isAvailable, Server.skipReason))
 struct ProductionIntegrationTests {
@@ -56,15 +56,18 @@ struct ProductionIntegrationTests {
         #expect(try await offline.request("/json").validate().responseJSON() == json)
         #expect(try await offline.request("/uuid").validate().responseJSON() == uuid)
         #expect(try await offline.request("/image/png").validate().responseData() == bytes)
-        #expect(try await offline.request("/bearer").withAdapter(.bearer("other")).validate().responseJSON()["authenticated"]
-            == secret["authenticated"])
+        #expect(
+            try await offline.request("/bearer").withAdapter(.bearer("other")).validate().responseJSON()[
+                "authenticated"]
+                == secret["authenticated"])
     }
 }
 
 @Suite(.enabled(if: Server.isAvailable, Server.skipReason))
 struct DownloadIntegrationTests {
     @Test func downloadOfStreamedBytesToAFile() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-it-dl-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "konex-it-dl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let destination = directory.appendingPathComponent("bytes.bin")
@@ -77,6 +80,7 @@ struct DownloadIntegrationTests {
         _ = try await client.request("/stream-bytes/100000?chunk_size=8192").validate().download(to: streamed)
         #expect(try Data(contentsOf: streamed).count == 100_000)  // httpbin caps generated bodies at 100 KiB
         #expect(response.statusCode == 200)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bytes.bin", "stream.bin"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bytes.bin", "stream.bin"])
     }
 }

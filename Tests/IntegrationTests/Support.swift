@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 /// Where the real server is: scripts/test starts httpbin on 127.0.0.1 and exports KONEX_HTTPBIN_URL.
 enum Server {
@@ -9,7 +9,8 @@ enum Server {
     static var isAvailable: Bool { url != nil }
     /// scripts/test sets this so a missing server fails the run instead of skipping the suite.
     static var isRequired: Bool { ProcessInfo.processInfo.environment["KONEX_REQUIRE_INTEGRATION"] == "1" }
-    static let skipReason: Comment = "KONEX_HTTPBIN_URL is not set: run scripts/test, which starts a real httpbin on 127.0.0.1"
+    static let skipReason: Comment =
+        "KONEX_HTTPBIN_URL is not set: run scripts/test, which starts a real httpbin on 127.0.0.1"
 
     static func client(
         headers: [String: String] = [:], transport: (any Transport)? = nil, timeout: Duration? = nil,
@@ -46,6 +47,10 @@ enum StringOrList: Decodable, Sendable, Equatable {
     case many([String])
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let one = try? container.decode(String.self) { self = .one(one) } else { self = .many(try container.decode([String].self)) }
+        if let one = try? container.decode(String.self) {
+            self = .one(one)
+        } else {
+            self = .many(try container.decode([String].self))
+        }
     }
 }

@@ -17,7 +17,8 @@ func request(_ method: String = "GET", url: String, body: Data? = nil, headers: 
 
 /// A fresh temporary directory, removed by the caller.
 func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString)", isDirectory: true)
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "konex-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 /// The README's snippets, compiled and run against mocks so the manual cannot rot. Sections in README order.
 @Suite struct ReadmeTests {
@@ -52,14 +52,16 @@ import KonexTesting
         #expect(try await client.request("/posts/1").responseObject(ofType: Post.self).title == "one")
         #expect(mock.requests[0].url?.query == "page=2&q=konex&tags=swift&tags=linux")
         let brackets = KonexClient(
-            baseURL: URL(string: "https://api.test")!, urlEncoding: URLEncoding(arrayEncoding: .brackets, boolEncoding: .numeric),
+            baseURL: URL(string: "https://api.test")!,
+            urlEncoding: URLEncoding(arrayEncoding: .brackets, boolEncoding: .numeric),
             transport: mock)
         _ = try? await brackets.request(Search(query: "konex")).response()
         #expect(mock.requests.last?.url?.query == "page=2&q=konex&tags%5B%5D=swift&tags%5B%5D=linux")
     }
 
     @Test func clientConfiguration() async throws {
-        let mock = MockTransport(clock: ImmediateClock()).stubbing(.anything, .string(")]}'{\"id\": 1, \"title\": \"x\"}"))
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(
+            .anything, .string(")]}'{\"id\": 1, \"title\": \"x\"}"))
         let client = KonexClient(
             baseURL: URL(string: "https://api.example.com/v1")!, headers: ["Accept": "application/json"],
             transport: mock, timeout: .seconds(15), maximumResponseSize: 10_000_000)
@@ -75,7 +77,8 @@ import KonexTesting
 
     @Test func chainOfComponents() async throws {
         let mock = MockTransport(clock: ImmediateClock())
-        mock.stub(.get("/posts"), .string(")]}'{\"data\": [{\"id\": 1, \"title\": \"t\"}]}", contentType: "application/json"))
+        mock.stub(
+            .get("/posts"), .string(")]}'{\"data\": [{\"id\": 1, \"title\": \"t\"}]}", contentType: "application/json"))
         let client = KonexClient.mocked(mock)
         let posts = try await client.request(GetPosts())
             .withAdapter(.bearer("token"))
@@ -92,9 +95,11 @@ import KonexTesting
 
     @Test func typedErrorBody() async throws {
         let client = KonexClient.mocked(
-            MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(["message": "expired"] as JSON, status: 401)))
+            MockTransport(clock: ImmediateClock()).stubbing(
+                .get("/me"), .json(["message": "expired"] as JSON, status: 401)))
         do {
-            _ = try await client.request(GetProfile()).validate().responseObject(ofType: Post.self, errorType: APIError.self)
+            _ = try await client.request(GetProfile()).validate().responseObject(
+                ofType: Post.self, errorType: APIError.self)
             Issue.record("expected a 401")
         } catch let error as KonexError {
             #expect(error.errorBody(as: APIError.self)?.message == "expired")
@@ -141,7 +146,10 @@ import KonexTesting
     }
 
     @Test func mockEndpointsSection() async throws {
-        struct User: Codable, Sendable, Equatable { let id: Int; let name: String }
+        struct User: Codable, Sendable, Equatable {
+            let id: Int
+            let name: String
+        }
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/users/{id}"), .json(User(id: 1, name: "Ada")))
         mock.stub(.get("/flaky"), .status(503), .status(503), .json(["ok": true] as JSON))
@@ -149,7 +157,9 @@ import KonexTesting
         mock.stub(.get("/offline"), .fault(.notConnected))
         let client = KonexClient.mocked(mock)
         #expect(try await client.request("/users/1").responseObject(ofType: User.self) == User(id: 1, name: "Ada"))
-        #expect(try await client.request("/flaky").validate().retry(RetryPolicy(maximumAttempts: 3)).responseJSON()["ok"] == true)
+        #expect(
+            try await client.request("/flaky").validate().retry(RetryPolicy(maximumAttempts: 3)).responseJSON()["ok"]
+                == true)
         #expect(try await client.request("/slow").responseJSON()["done"] == true)
         await #expect(throws: KonexError.self) { try await client.request("/offline").response() }
         #expect(mock.requests.count == 6)

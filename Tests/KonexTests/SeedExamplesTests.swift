@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 /// The 2017 Konex README and the NetworkKit README, as they read today.
 @Suite struct SeedExamplesTests {
@@ -15,7 +16,8 @@ import KonexTesting
         let client = KonexClient(transport: mock)
         let request = GetAllPostsRequest()
         let received = Lock<[Post]?>(nil)
-        await client.requestArray(of: Post.self,
+        await client.requestArray(
+            of: Post.self,
             request: request,
             onSuccess: { (posts: [Post]) in
                 received.value = posts
@@ -34,11 +36,15 @@ import KonexTesting
         let received = Lock<JSON?>(nil)
         await client.request(
             request: GetAllPostsRequest(), plugins: [Tracer(name: "call", trace: trace)],
-            responseProcessors: [Tracer(name: "call", trace: trace)], responseValidators: [Tracer(name: "call", trace: trace)],
+            responseProcessors: [Tracer(name: "call", trace: trace)],
+            responseValidators: [Tracer(name: "call", trace: trace)],
             onSuccess: { received.value = $0 }, onError: { Issue.record($0) }
         ).wait()
         let object = Lock<Post?>(nil)
-        await client.requestObject(ofType: Post.self, request: GetAllPostsRequest(), onSuccess: { object.value = $0 }, onError: { Issue.record($0) }).wait()
+        await client.requestObject(
+            ofType: Post.self, request: GetAllPostsRequest(), onSuccess: { object.value = $0 },
+            onError: { Issue.record($0) }
+        ).wait()
         #expect(received.value?["title"] == "x")
         #expect(object.value == Post(id: 1, title: "x"))
         #expect(trace.all == ["send:call", "receive:call", "validate:call", "process:call"])
@@ -53,7 +59,9 @@ import KonexTesting
     }
 
     @Test func basicRequestSubclassing() async throws {
-        let (client, mock) = makeClient { $0.stub(.get("/v1/posts").header("Accept", "application/json"), .json([Post(id: 1, title: "a")])) }
+        let (client, mock) = makeClient {
+            $0.stub(.get("/v1/posts").header("Accept", "application/json"), .json([Post(id: 1, title: "a")]))
+        }
         #expect(try await client.request(GetPosts()).responseArray(of: Post.self).count == 1)
         #expect(mock.requests.count == 1)
     }

@@ -12,7 +12,9 @@ extension DataRequest {
         case .urlRequest(let given):
             request = given
             let method = HTTPMethod(given.httpMethod ?? "GET")
-            guard let url = given.url else { throw KonexError.invalidRequest("the URLRequest has no URL", method: method) }
+            guard let url = given.url else {
+                throw KonexError.invalidRequest("the URLRequest has no URL", method: method)
+            }
             try Self.checkScheme(url, method: method)
             if given.httpBody != nil, !method.allowsBody {
                 throw KonexError.invalidRequest("a \(method) request cannot carry a body", method: method, url: url)
@@ -27,7 +29,8 @@ extension DataRequest {
             }
         }
         if case .urlRequest = source {
-            try Self.checkHeaders(request.allHTTPHeaderFields ?? [:], method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+            try Self.checkHeaders(
+                request.allHTTPHeaderFields ?? [:], method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
         }
         if let seconds = (timeout ?? endpoint?.timeout ?? client.timeout)?.timeInterval {
             request.timeoutInterval = seconds
@@ -42,7 +45,8 @@ extension DataRequest {
         var parametersBody: Data?
         if let parameters = endpoint.parameters, !parameters.isEmpty {
             if method.encodesParametersInQuery || body != nil || !method.allowsBody {
-                url = try Self.appendingQuery(client.urlEncoding.percentEncodedQuery(parameters), to: url, method: method)
+                url = try Self.appendingQuery(
+                    client.urlEncoding.percentEncodedQuery(parameters), to: url, method: method)
             } else {
                 parametersBody = try encode(JSON.object(parameters), with: client.encoder, method: method, url: url)
             }
@@ -86,7 +90,8 @@ extension DataRequest {
                 return (try Data(contentsOf: file, options: .alwaysMapped), contentType)
             } catch {
                 throw KonexError(
-                    stage: .fileSystem, message: "cannot read the body file \(file.path): \(error.localizedDescription)",
+                    stage: .fileSystem,
+                    message: "cannot read the body file \(file.path): \(error.localizedDescription)",
                     method: method, url: url, underlyingError: error)
             }
         case .multipart(let form):
@@ -99,7 +104,8 @@ extension DataRequest {
         }
     }
 
-    private func encode(_ value: any Encodable, with encoder: JSONEncoder, method: HTTPMethod, url: URL) throws -> Data {
+    private func encode(_ value: any Encodable, with encoder: JSONEncoder, method: HTTPMethod, url: URL) throws -> Data
+    {
         do {
             return try encoder.encode(value)
         } catch {
@@ -188,7 +194,8 @@ extension DataRequest {
         text += text.contains("?") ? (text.hasSuffix("?") || text.hasSuffix("&") ? "" : "&") : "?"
         text += query + fragment
         guard let result = URL(string: text) else {
-            throw KonexError.invalidRequest("the parameters produce an invalid URL \"\(text)\"", method: method, url: url)
+            throw KonexError.invalidRequest(
+                "the parameters produce an invalid URL \"\(text)\"", method: method, url: url)
         }
         return result
     }
@@ -197,9 +204,11 @@ extension DataRequest {
     static func checkHeaders(_ headers: [String: String], method: HTTPMethod, url: URL?) throws {
         if headers.isEmpty { return }
         for (name, value) in headers {
-            let validName = !name.isEmpty && name.utf8.allSatisfy { byte in
-                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-            }
+            let validName =
+                !name.isEmpty
+                && name.utf8.allSatisfy { byte in
+                    byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+                }
             guard validName else {
                 throw KonexError.invalidRequest(
                     "invalid header name \"\(name.debugDescription.dropFirst().dropLast())\"", method: method, url: url)

@@ -64,14 +64,17 @@ extension DataRequest {
             try response.value.write(to: temporary)
             if Task.isCancelled { throw cancellationError(response.request) }
             guard rename(temporary.path, destination.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+                throw CocoaError(
+                    .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             if let error = error as? KonexError { throw error }
             throw KonexError(
-                stage: .fileSystem, message: "cannot write the download to \(destination.path): \(error.localizedDescription)",
-                method: HTTPMethod(response.request.httpMethod ?? "GET"), url: response.request.url, request: response.request,
+                stage: .fileSystem,
+                message: "cannot write the download to \(destination.path): \(error.localizedDescription)",
+                method: HTTPMethod(response.request.httpMethod ?? "GET"), url: response.request.url,
+                request: response.request,
                 response: response.response, underlyingError: error, attempt: response.timing.attempt)
         }
         return response.map { _ in destination }

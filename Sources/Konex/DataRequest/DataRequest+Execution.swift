@@ -109,8 +109,12 @@ extension DataRequest {
             if let progress {
                 progress(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
                 let expected = response.expectedContentLength
-                progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: expected >= 0 ? expected : nil))
-                progress(TransferProgress(direction: .download, completedBytes: Int64(data.count), totalBytes: Int64(data.count)))
+                progress(
+                    TransferProgress(
+                        direction: .download, completedBytes: 0, totalBytes: expected >= 0 ? expected : nil))
+                progress(
+                    TransferProgress(
+                        direction: .download, completedBytes: Int64(data.count), totalBytes: Int64(data.count)))
             }
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled { return .failure(cancellationError(request)) }
@@ -118,7 +122,8 @@ extension DataRequest {
                 return .failure(
                     KonexError(
                         stage: .transport,
-                        message: "the response body of \(data.count) bytes exceeds maximumResponseSize (\(limit) bytes)",
+                        message:
+                            "the response body of \(data.count) bytes exceeds maximumResponseSize (\(limit) bytes)",
                         method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
                         response: response, attempt: attempt))
             }
@@ -133,7 +138,9 @@ extension DataRequest {
     }
 
     /// Step 6: the first validator that throws decides; the error body is decoded when asked for.
-    private func validate(_ received: TransportResponse, request: URLRequest, validators: Layers<any KonexResponseValidator>)
+    private func validate(
+        _ received: TransportResponse, request: URLRequest, validators: Layers<any KonexResponseValidator>
+    )
         -> KonexError?
     {
         for validator in validators {
@@ -191,7 +198,8 @@ extension DataRequest {
     func cancellationError(_ request: URLRequest? = nil) -> KonexError {
         switch source {
         case .endpoint(let endpoint):
-            let url = request?.url ?? (try? Self.resolve(endpoint.path, against: client.basePrefix, method: endpoint.method))
+            let url =
+                request?.url ?? (try? Self.resolve(endpoint.path, against: client.basePrefix, method: endpoint.method))
             return .cancelled(request, method: endpoint.method, url: url)
         case .url(let url):
             return .cancelled(request, method: .get, url: url)

@@ -104,7 +104,9 @@ extension DataRequest {
             timing: exchange.timing)
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from exchange: Exchange, keyPath: JSONKeyPath?, decoder: JSONDecoder)
+    static func decode<T: Decodable>(
+        _ type: T.Type, from exchange: Exchange, keyPath: JSONKeyPath?, decoder: JSONDecoder
+    )
         throws -> T
     {
         let data = exchange.data

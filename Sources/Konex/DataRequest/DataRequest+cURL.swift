@@ -25,7 +25,9 @@ extension DataRequest {
         let method = request.httpMethod ?? "GET"
         if method != "GET" { parts.append("-X \(method)") }
         parts.append(Self.shellQuoted(redaction?.url(url) ?? url))
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: {
+            $0.key.lowercased() < $1.key.lowercased()
+        }) {
             parts.append("-H " + Self.shellQuoted("\(name): \(redaction?.value(ofHeader: name, value) ?? value)"))
         }
         if let body = request.httpBody, !body.isEmpty {

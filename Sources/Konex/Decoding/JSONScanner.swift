@@ -82,7 +82,8 @@ enum JSONScanner {
         mutating func expect(_ byte: UInt8) throws {
             skipWhitespace()
             guard peek == byte else {
-                throw Failure(description: "malformed JSON at byte \(position): expected '\(Character(UnicodeScalar(byte)))'")
+                throw Failure(
+                    description: "malformed JSON at byte \(position): expected '\(Character(UnicodeScalar(byte)))'")
             }
             position += 1
         }
@@ -131,7 +132,8 @@ enum JSONScanner {
                     }
                     position += 1
                 }
-                throw Failure(description: "malformed JSON: unterminated \(first == UInt8(ascii: "{") ? "object" : "array")")
+                throw Failure(
+                    description: "malformed JSON: unterminated \(first == UInt8(ascii: "{") ? "object" : "array")")
             default:
                 let start = position
                 while position < bytes.count {

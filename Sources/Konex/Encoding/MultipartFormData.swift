@@ -58,7 +58,9 @@ public struct MultipartFormData: Sendable {
     ///   - fileName: The file name the server sees; the URL's last component by default.
     ///   - contentType: The part's media type; `application/octet-stream` by default.
     /// - Throws: When `url` is not a readable regular file.
-    public mutating func append(fileAt url: URL, name: String, fileName: String? = nil, contentType: String? = nil) throws {
+    public mutating func append(fileAt url: URL, name: String, fileName: String? = nil, contentType: String? = nil)
+        throws
+    {
         guard url.isFileURL, FileManager.default.isReadableFile(atPath: url.path) else {
             throw MultipartError("\(url.path) is not a readable file")
         }

@@ -68,7 +68,9 @@ public struct Redaction: Sendable {
     /// Replaces listed fields in a JSON text, and registered secrets anywhere; other text keeps its bytes.
     public func body(_ text: String) -> String {
         var text = redactJSON(text)
-        for secret in secrets where !secret.isEmpty { text = text.replacingOccurrences(of: secret, with: Self.placeholder) }
+        for secret in secrets where !secret.isEmpty {
+            text = text.replacingOccurrences(of: secret, with: Self.placeholder)
+        }
         return text
     }
 

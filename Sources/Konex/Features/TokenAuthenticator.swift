@@ -75,7 +75,9 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Sendable 
         if let refreshBeforeExpiry, let expiry = token?.expiresAt,
             expiry.timeIntervalSince(now()) <= refreshBeforeExpiry.timeInterval
         {
-            do { token = try await refreshed(replacing: token?.accessToken) } catch { throw RefreshFailure(underlying: error) }
+            do { token = try await refreshed(replacing: token?.accessToken) } catch {
+                throw RefreshFailure(underlying: error)
+            }
         }
         guard let token else { return request }
         var request = request
@@ -88,7 +90,9 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Sendable 
     {
         guard error.statusCode == 401 else { return .doNotRetry }
         let sent = request.value(forHTTPHeaderField: "Authorization").map { String($0.dropFirst("Bearer ".count)) }
-        let (current, refreshes, pending) = state.withLock { ($0.credential?.accessToken, $0.refreshCount, $0.refreshing) }
+        let (current, refreshes, pending) = state.withLock {
+            ($0.credential?.accessToken, $0.refreshCount, $0.refreshing)
+        }
         // Someone refreshed since this request went out: just retry with the new token.
         if let current, current != sent, pending == nil { return .retry(after: .zero) }
         // This request already carried a freshly refreshed token and still got 401: stop, don't loop.

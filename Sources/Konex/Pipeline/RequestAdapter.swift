@@ -55,7 +55,9 @@ extension RequestAdapter where Self == ClosureAdapter {
 
 extension RequestAdapter where Self == HeaderAdapter {
     /// Sets a header on every request.
-    public static func header(_ name: String, _ value: String) -> HeaderAdapter { HeaderAdapter(name: name, value: value) }
+    public static func header(_ name: String, _ value: String) -> HeaderAdapter {
+        HeaderAdapter(name: name, value: value)
+    }
     /// `Authorization: Bearer <token>`.
     public static func bearer(_ token: String) -> HeaderAdapter {
         HeaderAdapter(name: "Authorization", value: "Bearer \(token)")

@@ -1,9 +1,10 @@
+import Foundation
+
 // The only file that names FoundationNetworking. Re-exporting it means `import Konex` alone gives Linux users
 // URLRequest and HTTPURLResponse, as Foundation does on Apple platforms.
 #if canImport(FoundationNetworking)
     @_exported import FoundationNetworking
 #endif
-import Foundation
 
 /// The default transport: `URLSession`'s `data(for:)`, with a delegate that applies the ``RedirectPolicy`` and
 /// answers authentication challenges (an unanswered 401 challenge has hung FoundationNetworking in the past).
@@ -53,7 +54,9 @@ public final class URLSessionTransport: Transport {
             return (data, http)
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             // A challenge we declined ends as "cancelled"; it was really the server's 401.
-            if let delegate = session.delegate as? SessionDelegate, let challenged = delegate.takeChallengedResponse(for: request) {
+            if let delegate = session.delegate as? SessionDelegate,
+                let challenged = delegate.takeChallengedResponse(for: request)
+            {
                 return (Data(), challenged)
             }
             throw error

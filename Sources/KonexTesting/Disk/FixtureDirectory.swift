@@ -17,7 +17,8 @@ public struct FixtureDirectory: Sendable {
 
     /// The directory named `name` next to the source file `filePath` (pass `#filePath`).
     public init(besides filePath: String = #filePath, named name: String = "Fixtures") {
-        self.init(URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(name, isDirectory: true))
+        self.init(
+            URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(name, isDirectory: true))
     }
 
     /// The URL of a fixture, refusing absolute paths, `..` and symlinks that lead outside the directory.
@@ -25,7 +26,8 @@ public struct FixtureDirectory: Sendable {
     /// - Throws: ``FixtureError`` naming the offending path.
     public func url(_ relativePath: String) throws -> URL {
         if relativePath.hasPrefix("/") || relativePath.hasPrefix("~") {
-            throw FixtureError("fixture path \"\(relativePath)\" is absolute; fixture paths are relative to \(root.path)")
+            throw FixtureError(
+                "fixture path \"\(relativePath)\" is absolute; fixture paths are relative to \(root.path)")
         }
         if relativePath.split(separator: "/").contains("..") {
             throw FixtureError("fixture path \"\(relativePath)\" contains \"..\" and could leave \(root.path)")

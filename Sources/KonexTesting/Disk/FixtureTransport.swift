@@ -55,7 +55,9 @@ public final class FixtureTransport: Transport {
 
     /// Serves the fixture file at `relativePath` for `matcher`, after `delay` (NetworkKit's `diskPath`/`diskDelay`).
     /// - Throws: ``FixtureError`` when the path escapes the directory or the file does not exist.
-    public func serve(_ relativePath: String, for matcher: RequestMatcher, status: Int = 200, delay: Duration = .zero) throws {
+    public func serve(_ relativePath: String, for matcher: RequestMatcher, status: Int = 200, delay: Duration = .zero)
+        throws
+    {
         let url = try directory.url(relativePath)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw FixtureError("fixture \(relativePath) does not exist in \(directory.root.path)")
@@ -102,7 +104,8 @@ public final class FixtureTransport: Transport {
             if let name = meta.fault {
                 guard let fault = Self.faults[name] else {
                     throw FixtureError(
-                        "unknown fault \"\(name)\" in \(metaURL.path); known: \(Self.faults.keys.sorted().joined(separator: ", "))")
+                        "unknown fault \"\(name)\" in \(metaURL.path); known: \(Self.faults.keys.sorted().joined(separator: ", "))"
+                    )
                 }
                 response.fault = fault
             }

@@ -32,12 +32,14 @@ extension HAR.Entry {
                 bodySize: request.httpBody?.count ?? 0),
             response: HAR.Response(
                 status: response.statusCode,
-                statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode), httpVersion: "HTTP/1.1",
+                statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+                httpVersion: "HTTP/1.1",
                 cookies: [], headers: responseHeaders,
                 content: HAR.Content(
                     size: body.count, mimeType: mime, text: text ?? body.base64EncodedString(),
                     encoding: text == nil ? "base64" : nil),
-                redirectURL: response.value(forHTTPHeaderField: "Location") ?? "", headersSize: -1, bodySize: body.count),
+                redirectURL: response.value(forHTTPHeaderField: "Location") ?? "", headersSize: -1, bodySize: body.count
+            ),
             timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0))
     }
 

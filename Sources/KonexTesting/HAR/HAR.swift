@@ -160,10 +160,12 @@ public struct FixtureError: Error, Sendable, CustomStringConvertible {
             keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch error {
-        case .keyNotFound(let key, let context): return "missing required field \(path(context.codingPath)).\(key.stringValue)"
+        case .keyNotFound(let key, let context):
+            return "missing required field \(path(context.codingPath)).\(key.stringValue)"
         case .typeMismatch(let type, let context): return "field \(path(context.codingPath)) is not a \(type)"
         case .valueNotFound(let type, let context): return "field \(path(context.codingPath)) is null, expected \(type)"
-        case .dataCorrupted(let context): return "not valid JSON at \(path(context.codingPath)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            return "not valid JSON at \(path(context.codingPath)): \(context.debugDescription)"
         @unknown default: return "\(error)"
         }
     }

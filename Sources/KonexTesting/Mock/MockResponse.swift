@@ -42,7 +42,8 @@ public struct MockResponse: Sendable {
 
     /// Raw bytes.
     public static func data(
-        _ data: Data, status: Int = 200, contentType: String = "application/octet-stream", headers: [String: String] = [:]
+        _ data: Data, status: Int = 200, contentType: String = "application/octet-stream",
+        headers: [String: String] = [:]
     ) -> MockResponse {
         MockResponse(status: status, headers: ["Content-Type": contentType].merging(headers) { $1 }, body: .data(data))
     }
@@ -59,16 +60,19 @@ public struct MockResponse: Sendable {
     public static func json(
         _ value: some Encodable, status: Int = 200, headers: [String: String] = [:], encoder: JSONEncoder? = nil
     ) -> MockResponse {
-        let encoder = encoder ?? {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            return encoder
-        }()
+        let encoder =
+            encoder
+            ?? {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                return encoder
+            }()
         let allHeaders = ["Content-Type": "application/json"].merging(headers) { $1 }
         do {
             return MockResponse(status: status, headers: allHeaders, body: .data(try encoder.encode(value)))
         } catch {
-            return MockResponse(status: status, headers: allHeaders, body: .failed("the mock body could not be encoded: \(error)"))
+            return MockResponse(
+                status: status, headers: allHeaders, body: .failed("the mock body could not be encoded: \(error)"))
         }
     }
 
@@ -108,7 +112,8 @@ public struct MockResponse: Sendable {
         case .data(let data): return data
         case .file(let url):
             do { return try Data(contentsOf: url) } catch {
-                throw MockConfigurationError("the mock body file \(url.path) cannot be read: \(error.localizedDescription)")
+                throw MockConfigurationError(
+                    "the mock body file \(url.path) cannot be read: \(error.localizedDescription)")
             }
         case .failed(let reason): throw MockConfigurationError(reason)
         }

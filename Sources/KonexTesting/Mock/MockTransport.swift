@@ -43,7 +43,10 @@ public final class MockTransport: Transport {
     ///   - delay: A delay for every response, added to the endpoint's and the response's.
     ///   - seed: Seeds random delays, so the same seed gives the same delays.
     ///   - journalLimit: How many recent requests the journal keeps; 1,000 by default.
-    public init(clock: any Clock<Duration> = ContinuousClock(), delay: Delay = .none, seed: UInt64 = 0, journalLimit: Int = 1_000) {
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(), delay: Delay = .none, seed: UInt64 = 0,
+        journalLimit: Int = 1_000
+    ) {
         self.clock = clock
         self.delay = delay
         self.journalLimit = journalLimit
@@ -56,7 +59,9 @@ public final class MockTransport: Transport {
     ///   - responses: What it answers.
     ///   - times: How many times; `.always` by default.
     ///   - delay: A delay for each of its responses.
-    public func stub(_ matcher: RequestMatcher, _ responses: MockResponse..., times: Times = .always, delay: Delay = .none) {
+    public func stub(
+        _ matcher: RequestMatcher, _ responses: MockResponse..., times: Times = .always, delay: Delay = .none
+    ) {
         stub(MockEndpoint(matcher, responses: responses, times: times, delay: delay))
     }
 
@@ -66,7 +71,9 @@ public final class MockTransport: Transport {
     }
 
     /// Declares an endpoint and returns the transport, for one-expression setup.
-    public func stubbing(_ matcher: RequestMatcher, _ responses: MockResponse..., times: Times = .always) -> MockTransport {
+    public func stubbing(_ matcher: RequestMatcher, _ responses: MockResponse..., times: Times = .always)
+        -> MockTransport
+    {
         stub(MockEndpoint(matcher, responses: responses, times: times))
         return self
     }
@@ -170,7 +177,9 @@ public final class MockTransport: Transport {
         }
         if let built { return (request.httpMethod == "HEAD" ? Data() : body, built) }
         let url = request.url ?? URL(string: "http://mock.invalid/")!
-        guard let http = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
+        guard
+            let http = HTTPURLResponse(
+                url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
         else { throw MockConfigurationError("cannot build an HTTP response with status \(response.status)") }
         state.withLock { $0.endpoints[slot.0].built[slot.1] = http }
         return (request.httpMethod == "HEAD" ? Data() : body, http)

@@ -130,7 +130,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
                 if actual.isEmpty {
                     problems.append("query item \"\(name)\" is missing")
                 } else if let value, !actual.contains(value) {
-                    problems.append("query item \"\(name)\": expected \"\(value)\", got \"\(actual.joined(separator: "\", \""))\"")
+                    problems.append(
+                        "query item \"\(name)\": expected \"\(value)\", got \"\(actual.joined(separator: "\", \""))\"")
                 }
             }
             if exactQuery {
@@ -150,11 +151,15 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
             let actual = request.httpBody ?? Data()
             switch body {
             case .bytes(let expected):
-                if actual != expected { problems.append("body: expected \(expected.count) bytes, got \(actual.count) different bytes") }
+                if actual != expected {
+                    problems.append("body: expected \(expected.count) bytes, got \(actual.count) different bytes")
+                }
             case .json(let expected):
                 let decoded = try? JSONDecoder().decode(JSON.self, from: actual)
                 if decoded != expected {
-                    problems.append("JSON body: expected \(Self.render(expected)), got \(String(decoding: actual.prefix(200), as: UTF8.self))")
+                    problems.append(
+                        "JSON body: expected \(Self.render(expected)), got \(String(decoding: actual.prefix(200), as: UTF8.self))"
+                    )
                 }
             }
         }
@@ -167,7 +172,9 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public var description: String {
         var text = "\(method?.rawValue ?? "ANY") \(path ?? "*")"
         if !query.isEmpty {
-            text += (exactQuery ? " query exactly " : " query ") + query.map { "\($0.name)=\($0.value ?? "*")" }.joined(separator: "&")
+            text +=
+                (exactQuery ? " query exactly " : " query ")
+                + query.map { "\($0.name)=\($0.value ?? "*")" }.joined(separator: "&")
         }
         for (name, value) in headers { text += " [\(name): \(value)]" }
         if body != nil { text += " with body" }

@@ -25,7 +25,8 @@ public struct UnmatchedRequestError: Error, Sendable, CustomStringConvertible {
     public let nearest: [NearMiss]
 
     public var description: String {
-        var text = "No mock endpoint matches \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "<no URL>")"
+        var text =
+            "No mock endpoint matches \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "<no URL>")"
         if nearest.isEmpty { return text + " (no endpoints are declared)" }
         text += "\nNearest endpoints:"
         for miss in nearest { text += "\n  - \(miss.endpoint): \(miss.differences.joined(separator: "; "))" }

@@ -38,7 +38,8 @@ public actor RecordingTransport: Transport {
     /// - Throws: ``FixtureError`` when an existing fixture is malformed.
     public init(
         live: any Transport, fixture: URL, mode: RecordMode = .none, redaction: Redaction = .default,
-        environment: [String: String] = ProcessInfo.processInfo.environment, now: @escaping @Sendable () -> Date = Date.init
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        now: @escaping @Sendable () -> Date = Date.init
     ) throws {
         let mode = environment[RecordMode.environmentKey].flatMap(RecordMode.init(rawValue:)) ?? mode
         let existed = FileManager.default.fileExists(atPath: fixture.path)
@@ -76,14 +77,16 @@ public actor RecordingTransport: Transport {
         }
         if isCI {
             throw FixtureError(
-                "refusing to record \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") into \(fixture.path) because CI=true; record locally and commit the fixture")
+                "refusing to record \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") into \(fixture.path) because CI=true; record locally and commit the fixture"
+            )
         }
         let started = now()
         let clock = ContinuousClock()
         let begin = clock.now
         let (data, response) = try await live.send(request)
         let entry = redaction.apply(
-            to: HAR.Entry(request: request, response: response, body: data, startedAt: started, duration: clock.now - begin))
+            to: HAR.Entry(
+                request: request, response: response, body: data, startedAt: started, duration: clock.now - begin))
         var updated = archive
         updated.log.entries.append(entry)
         try write(updated)
@@ -96,10 +99,12 @@ public actor RecordingTransport: Transport {
         let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
         if existedAtStart {
             return FixtureError(
-                "no recorded entry for \(what) in \(fixture.path) (mode \(mode.rawValue)). To record it, run the test once with \(RecordMode.environmentKey)=newEpisodes.\n\(unmatched)")
+                "no recorded entry for \(what) in \(fixture.path) (mode \(mode.rawValue)). To record it, run the test once with \(RecordMode.environmentKey)=newEpisodes.\n\(unmatched)"
+            )
         }
         return FixtureError(
-            "missing fixture \(fixture.path) for \(what) (mode \(mode.rawValue)). To record it, run the test once with \(RecordMode.environmentKey)=once (never with CI=true), then commit the file.")
+            "missing fixture \(fixture.path) for \(what) (mode \(mode.rawValue)). To record it, run the test once with \(RecordMode.environmentKey)=once (never with CI=true), then commit the file."
+        )
     }
 
     /// Redacted, scanned, then written atomically: the old file survives any failure.
@@ -107,7 +112,8 @@ public actor RecordingTransport: Transport {
         let data = try archive.encoded()
         if let secret = redaction.leakedSecret(in: data) {
             throw FixtureError(
-                "refusing to write \(fixture.path): it still contains a registered secret (\(secret.prefix(3))…); add a redaction rule for it")
+                "refusing to write \(fixture.path): it still contains a registered secret (\(secret.prefix(3))…); add a redaction rule for it"
+            )
         }
         let directory = fixture.deletingLastPathComponent()
         do {

@@ -5,7 +5,9 @@ extension Redaction {
     /// The entry with every listed header, query item and JSON field replaced.
     func apply(to entry: HAR.Entry) -> HAR.Entry {
         var entry = entry
-        let header = { (item: HAR.NameValue) in HAR.NameValue(name: item.name, value: value(ofHeader: item.name, item.value)) }
+        let header = { (item: HAR.NameValue) in
+            HAR.NameValue(name: item.name, value: value(ofHeader: item.name, item.value))
+        }
         entry.request.headers = entry.request.headers.map(header)
         entry.response.headers = entry.response.headers.map(header)
         entry.request.queryString = entry.request.queryString.map { item in

@@ -13,7 +13,8 @@ extension KonexClient {
     ///   - baseURL: The base URL; `https://api.test` by default.
     ///   - clock: What retries wait on; an ``ImmediateClock`` by default, so backoff takes no time.
     public static func mocked(
-        _ transport: any Transport, baseURL: URL = URL(string: "https://api.test")!, clock: any Clock<Duration> = ImmediateClock()
+        _ transport: any Transport, baseURL: URL = URL(string: "https://api.test")!,
+        clock: any Clock<Duration> = ImmediateClock()
     ) -> KonexClient {
         KonexClient(baseURL: baseURL, transport: transport, clock: clock)
     }
@@ -28,6 +29,8 @@ extension KonexClient {
         _ directory: FixtureDirectory, baseURL: URL = URL(string: "https://api.test")!, delay: Delay = .none,
         clock: any Clock<Duration> = ImmediateClock()
     ) throws -> KonexClient {
-        KonexClient(baseURL: baseURL, transport: try FixtureTransport(directory: directory, clock: clock, delay: delay), clock: clock)
+        KonexClient(
+            baseURL: baseURL, transport: try FixtureTransport(directory: directory, clock: clock, delay: delay),
+            clock: clock)
     }
 }

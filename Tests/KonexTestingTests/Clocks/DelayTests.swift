@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite struct DelayTests {
     @Test func immediateClockSkipsDelaysButAdvancesVirtualTime() async throws {
         let clock = ImmediateClock()
         let mock = MockTransport(clock: clock, delay: .fixed(.seconds(1)))
-        mock.stub(MockEndpoint(.get("/slow"), responses: [.string("ok").delayed(by: .seconds(3))], delay: .fixed(.seconds(2))))
+        mock.stub(
+            MockEndpoint(.get("/slow"), responses: [.string("ok").delayed(by: .seconds(3))], delay: .fixed(.seconds(2)))
+        )
         let value = try await KonexClient.mocked(mock).request("/slow").responseString()
         #expect(value == "ok")
         #expect(clock.now.offset == .seconds(6))
@@ -15,7 +17,8 @@ import KonexTesting
 
     @Test func manualClockHoldsTheResponseUntilAdvanced() async throws {
         let clock = ManualClock()
-        let mock = MockTransport(clock: clock).stubbing(.get("/slow"), MockResponse.string("done").delayed(by: .seconds(3)))
+        let mock = MockTransport(clock: clock).stubbing(
+            .get("/slow"), MockResponse.string("done").delayed(by: .seconds(3)))
         let client = KonexClient.mocked(mock)
         let task = Task { try await client.request("/slow").responseString() }
         await clock.waitForSleepers()
@@ -28,7 +31,8 @@ import KonexTesting
 
     @Test func cancellingDuringADelayThrowsCancellation() async throws {
         let clock = ManualClock()
-        let mock = MockTransport(clock: clock).stubbing(.get("/slow"), MockResponse.string("x").delayed(by: .seconds(3)))
+        let mock = MockTransport(clock: clock).stubbing(
+            .get("/slow"), MockResponse.string("x").delayed(by: .seconds(3)))
         let task = Task { try await KonexClient.mocked(mock).request("/slow").responseString() }
         await clock.waitForSleepers()
         task.cancel()
@@ -39,7 +43,8 @@ import KonexTesting
     @Test func seededRandomDelaysAreReproducibleAndInRange() async throws {
         func delays(seed: UInt64) async throws -> [Duration] {
             let clock = ImmediateClock()
-            let mock = MockTransport(clock: clock, delay: .random(.milliseconds(100)...(.milliseconds(200))), seed: seed)
+            let mock = MockTransport(
+                clock: clock, delay: .random(.milliseconds(100)...(.milliseconds(200))), seed: seed)
             mock.stub(.anything, .status(200))
             var result: [Duration] = []
             for _ in 0..<10 {

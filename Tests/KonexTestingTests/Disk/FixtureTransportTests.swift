@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite struct FixtureTransportTests {
     let fixtures = FixtureDirectory(besides: #filePath, named: "../Fixtures/api")
@@ -29,7 +29,9 @@ import KonexTesting
             let method: HTTPMethod = .delete
         }
         #expect(try await client.request(Remove()).validate().response().statusCode == 204)
-        let offline = try await #require(throws: KonexError.self) { try await client.request("/offline").responseData() }
+        let offline = try await #require(throws: KonexError.self) {
+            try await client.request("/offline").responseData()
+        }
         #expect((offline.underlyingError as? URLError)?.code == .notConnectedToInternet)
     }
 
@@ -95,6 +97,8 @@ import KonexTesting
     }
 
     @Test func missingDirectoryIsAnError() {
-        #expect(throws: FixtureError.self) { try FixtureTransport(directory: FixtureDirectory(URL(fileURLWithPath: "/nonexistent-konex"))) }
+        #expect(throws: FixtureError.self) {
+            try FixtureTransport(directory: FixtureDirectory(URL(fileURLWithPath: "/nonexistent-konex")))
+        }
     }
 }

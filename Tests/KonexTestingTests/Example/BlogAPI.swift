@@ -50,7 +50,8 @@ struct BlogClient: Sendable {
     let client: KonexClient
 
     func articles(page: Int = 1) async throws -> [Article] {
-        try await client.request(BlogAPI.articles(page: page)).validate().responseArray(of: Article.self, atKeyPath: "data")
+        try await client.request(BlogAPI.articles(page: page)).validate().responseArray(
+            of: Article.self, atKeyPath: "data")
     }
 
     func article(id: Int) async throws -> Article {
@@ -59,7 +60,8 @@ struct BlogClient: Sendable {
     }
 
     func publish(title: String, body: String) async throws -> Article {
-        try await client.request(BlogAPI.publish(title: title, body: body)).validate().responseObject(ofType: Article.self)
+        try await client.request(BlogAPI.publish(title: title, body: body)).validate().responseObject(
+            ofType: Article.self)
     }
 
     func delete(id: Int) async throws {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 /// The example app client, tested entirely with fixtures in Fixtures/blog (no network, no real waiting).
 @Suite struct BlogAPITests {
@@ -35,7 +35,10 @@ import KonexTesting
         let article = try await blog.publish(title: "New", body: "Text")
         #expect(article.id == 3)
         #expect(clock.now.offset == .milliseconds(800))
-        #expect(try transport.mock.requests.last?.decodedBody(as: [String: String].self) == ["title": "New", "body": "Text"])
+        #expect(
+            try transport.mock.requests.last?.decodedBody(as: [String: String].self) == [
+                "title": "New", "body": "Text",
+            ])
     }
 
     @Test func deletesWithNoContent() async throws {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 /// Checks a recorded file against the HAR 1.2 structure: required fields, with their JSON types.
 @Suite struct HARStructureTests {
@@ -59,7 +59,8 @@ import KonexTesting
     }
 
     @Test func harRoundTripsThroughCodable() throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/har/search.har")
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../Fixtures/har/search.har")
         let archive = try HAR.load(from: file)
         let again = try JSONDecoder().decode(HAR.self, from: archive.encoded())
         #expect(again == archive)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite struct MockTransportTests {
     let base = URL(string: "https://api.test")!
@@ -40,13 +40,18 @@ import KonexTesting
         #expect(try await client.request("/x").responseString() == "second")
         let error = try await #require(throws: KonexError.self) { try await client.request("/x").responseString() }
         let unmatched = try #require(error.underlyingError as? UnmatchedRequestError)
-        #expect(unmatched.nearest.map(\.differences) == [["already answered 1 time(s) (limit 1)"], ["already answered 2 time(s) (limit 2)"]])
+        #expect(
+            unmatched.nearest.map(\.differences) == [
+                ["already answered 1 time(s) (limit 1)"], ["already answered 2 time(s) (limit 2)"],
+            ])
     }
 
     @Test func scenariosScriptAuthFlows() async throws {
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
-        mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(["token": "new"])]).inScenario("auth", willSetStateTo: "refreshed"))
+        mock.stub(
+            MockEndpoint(.post("/refresh"), responses: [.json(["token": "new"])]).inScenario(
+                "auth", willSetStateTo: "refreshed"))
         mock.stub(MockEndpoint(.get("/me"), responses: [.string("me")]).inScenario("auth", whenState: "refreshed"))
         let client = KonexClient.mocked(mock, baseURL: base)
         #expect(try await client.request("/me").response().statusCode == 401)
@@ -63,7 +68,9 @@ import KonexTesting
     ])
     func transportFaults(fault: Fault, code: URLError.Code) async throws {
         let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/f"), .fault(fault))
-        let error = try await #require(throws: URLError.self) { try await mock.send(request(url: "https://api.test/f")) }
+        let error = try await #require(throws: URLError.self) {
+            try await mock.send(request(url: "https://api.test/f"))
+        }
         #expect(error.code == code)
     }
 
@@ -116,13 +123,14 @@ import KonexTesting
             try await mock.send(request(url: "https://api.test/users/2?page=1"))
         }
         #expect(error.nearest.count == 3)
-        #expect(error.description == """
-            No mock endpoint matches GET https://api.test/users/2?page=1
-            Nearest endpoints:
-              - GET /users/{id} query page=2: query item "page": expected "2", got "1"
-              - POST /users: method: expected POST, got GET; path: expected /users, got /users/2
-              - DELETE /a/b/c: method: expected DELETE, got GET; path: expected /a/b/c, got /users/2
-            """)
+        #expect(
+            error.description == """
+                No mock endpoint matches GET https://api.test/users/2?page=1
+                Nearest endpoints:
+                  - GET /users/{id} query page=2: query item "page": expected "2", got "1"
+                  - POST /users: method: expected POST, got GET; path: expected /users, got /users/2
+                  - DELETE /a/b/c: method: expected DELETE, got GET; path: expected /a/b/c, got /users/2
+                """)
     }
 
     @Test func noEndpointsIsSaidPlainly() async throws {
@@ -142,8 +150,11 @@ import KonexTesting
     }
 
     @Test func unreadableBodyFileIsAClearError() async throws {
-        let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/f"), .file(URL(fileURLWithPath: "/nonexistent/x.json")))
-        let error = try await #require(throws: MockConfigurationError.self) { try await mock.send(request(url: "https://api.test/f")) }
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(
+            .get("/f"), .file(URL(fileURLWithPath: "/nonexistent/x.json")))
+        let error = try await #require(throws: MockConfigurationError.self) {
+            try await mock.send(request(url: "https://api.test/f"))
+        }
         #expect(error.description.hasPrefix("the mock body file /nonexistent/x.json cannot be read"))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite struct RequestMatcherTests {
     @Test(arguments: [
@@ -37,13 +37,17 @@ import KonexTesting
 
     @Test func queryValuesArePercentDecoded() {
         #expect(RequestMatcher.get("/s").query(["q": "a b&c"]).matches(request(url: "https://x.test/s?q=a%20b%26c")))
-        #expect(RequestMatcher.get("/s").queryItem(named: "token").matches(request(url: "https://x.test/s?token=anything")))
+        #expect(
+            RequestMatcher.get("/s").queryItem(named: "token").matches(request(url: "https://x.test/s?token=anything")))
     }
 
     @Test func headersAreCaseInsensitiveByName() {
         let matcher = RequestMatcher.get("/h").header("accept", "application/json")
         #expect(matcher.matches(request(url: "https://x.test/h", headers: ["Accept": "application/json"])))
-        #expect(matcher.mismatches(request(url: "https://x.test/h")) == ["header accept: expected \"application/json\", got none"])
+        #expect(
+            matcher.mismatches(request(url: "https://x.test/h")) == [
+                "header accept: expected \"application/json\", got none"
+            ])
     }
 
     @Test func bodyBytesAndSemanticJSON() {
@@ -58,8 +62,9 @@ import KonexTesting
     }
 
     @Test func closurePredicatesAreNamedInDiagnostics() {
-        let matcher = RequestMatcher.anything.matching("has a trace id") { $0.value(forHTTPHeaderField: "X-Trace") != nil }
+        let matcher = RequestMatcher.anything.matching("has a trace id") {
+            $0.value(forHTTPHeaderField: "X-Trace") != nil
+        }
         #expect(matcher.mismatches(request(url: "https://x.test/")) == ["condition \"has a trace id\" is false"])
     }
 }
-

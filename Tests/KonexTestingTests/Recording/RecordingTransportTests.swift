@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite struct RecordingTransportTests {
     /// A stand-in for the network: a mock that counts how often it is really called.
@@ -35,7 +35,8 @@ import KonexTesting
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("posts.har")
         let network = live()
-        let recorder = try RecordingTransport(live: network, fixture: file, mode: .once, environment: local, now: fixedDate)
+        let recorder = try RecordingTransport(
+            live: network, fixture: file, mode: .once, environment: local, now: fixedDate)
         let client = KonexClient.mocked(recorder)
         let recorded = try await client.request("/posts").responseArray(of: Post.self)
         #expect(network.requestCount == 1)
@@ -45,7 +46,9 @@ import KonexTesting
         let replayer = try RecordingTransport(live: offline, fixture: file, mode: .once, environment: local)
         #expect(try await KonexClient.mocked(replayer).request("/posts").responseArray(of: Post.self) == recorded)
         #expect(offline.requestCount == 0)
-        await #expect(throws: KonexError.self) { try await KonexClient.mocked(replayer).request("/posts/1").responseData() }
+        await #expect(throws: KonexError.self) {
+            try await KonexClient.mocked(replayer).request("/posts/1").responseData()
+        }
     }
 
     @Test func newEpisodesReplaysKnownAndRecordsNew() async throws {
@@ -53,14 +56,19 @@ import KonexTesting
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("api.har")
         let network = live()
-        _ = try await KonexClient.mocked(try RecordingTransport(live: network, fixture: file, mode: .once, environment: local))
-            .request("/posts").responseData()
+        _ = try await KonexClient.mocked(
+            try RecordingTransport(live: network, fixture: file, mode: .once, environment: local)
+        )
+        .request("/posts").responseData()
         let recorder = try RecordingTransport(live: network, fixture: file, mode: .newEpisodes, environment: local)
         let client = KonexClient.mocked(recorder)
         _ = try await client.request("/posts").responseData()
         _ = try await client.request("/posts/1").responseData()
         #expect(network.requestCount == 2)  // the first recording and /posts/1; the replayed /posts never went out
-        #expect(try HAR.load(from: file).log.entries.map(\.request.url) == ["https://api.test/posts", "https://api.test/posts/1"])
+        #expect(
+            try HAR.load(from: file).log.entries.map(\.request.url) == [
+                "https://api.test/posts", "https://api.test/posts/1",
+            ])
     }
 
     @Test func allReRecordsFromScratch() async throws {
@@ -80,10 +88,13 @@ import KonexTesting
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("api.har")
-        let viaEnvironment = try RecordingTransport(live: live(), fixture: file, mode: .none, environment: ["KONEX_RECORD_MODE": "once"])
+        let viaEnvironment = try RecordingTransport(
+            live: live(), fixture: file, mode: .none, environment: ["KONEX_RECORD_MODE": "once"])
         #expect(await viaEnvironment.mode == .once)
         let onCI = try RecordingTransport(live: live(), fixture: file, mode: .once, environment: ["CI": "true"])
-        let error = try await #require(throws: KonexError.self) { try await KonexClient.mocked(onCI).request("/posts").responseData() }
+        let error = try await #require(throws: KonexError.self) {
+            try await KonexClient.mocked(onCI).request("/posts").responseData()
+        }
         #expect(String(describing: error.underlyingError!).contains("because CI=true"))
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
@@ -101,7 +112,8 @@ import KonexTesting
             var headers: [String: String]? { ["Authorization": "Bearer live-token", "X-API-Key": "key-1"] }
         }
         _ = try await client.request(Login()).responseData()
-        _ = try await client.request("/posts?access_token=qs-token&page=1").withAdapter(.header("Cookie", "c=1")).responseData()
+        _ = try await client.request("/posts?access_token=qs-token&page=1").withAdapter(.header("Cookie", "c=1"))
+            .responseData()
         let text = try String(contentsOf: file, encoding: .utf8)
         for secret in ["hunter2", "live-token", "key-1", "tok-123", "qs-token", "s3cr3t", "c=1"] {
             #expect(!text.contains(secret), "\(secret) reached disk")
@@ -121,15 +133,19 @@ import KonexTesting
         let file = directory.appendingPathComponent("custom.har")
         var login = URLRequest(url: URL(string: "https://api.test/login")!)
         login.httpMethod = "POST"
-        let recorder = try RecordingTransport(live: live(), fixture: file, mode: .once, redaction: redaction, environment: local)
+        let recorder = try RecordingTransport(
+            live: live(), fixture: file, mode: .once, redaction: redaction, environment: local)
         _ = try await KonexClient.mocked(recorder).request(login).responseData()
         #expect(try !String(contentsOf: file, encoding: .utf8).contains("ada"))
 
         var strict = Redaction.default
         strict.secrets = [#""title":"a""#]  // in the /posts body, which is stored JSON-escaped
         let guarded = directory.appendingPathComponent("guarded.har")
-        let refusing = try RecordingTransport(live: live(), fixture: guarded, mode: .once, redaction: strict, environment: local)
-        let error = try await #require(throws: KonexError.self) { try await KonexClient.mocked(refusing).request("/posts").responseData() }
+        let refusing = try RecordingTransport(
+            live: live(), fixture: guarded, mode: .once, redaction: strict, environment: local)
+        let error = try await #require(throws: KonexError.self) {
+            try await KonexClient.mocked(refusing).request("/posts").responseData()
+        }
         #expect(String(describing: error.underlyingError!).contains("still contains a registered secret"))
         #expect(!FileManager.default.fileExists(atPath: guarded.path))
     }
@@ -141,8 +157,10 @@ import KonexTesting
             try? FileManager.default.removeItem(at: directory)
         }
         let file = directory.appendingPathComponent("api.har")
-        _ = try await KonexClient.mocked(try RecordingTransport(live: live(), fixture: file, mode: .once, environment: local))
-            .request("/posts").responseData()
+        _ = try await KonexClient.mocked(
+            try RecordingTransport(live: live(), fixture: file, mode: .once, environment: local)
+        )
+        .request("/posts").responseData()
         let before = try Data(contentsOf: file)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
         let recorder = try RecordingTransport(live: live(), fixture: file, mode: .newEpisodes, environment: local)
@@ -157,12 +175,16 @@ import KonexTesting
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("pixel.har")
-        _ = try await KonexClient.mocked(try RecordingTransport(live: live(), fixture: file, mode: .once, environment: local))
-            .request("/pixel").responseData()
+        _ = try await KonexClient.mocked(
+            try RecordingTransport(live: live(), fixture: file, mode: .once, environment: local)
+        )
+        .request("/pixel").responseData()
         let entry = try #require(try HAR.load(from: file).log.entries.first)
         #expect(entry.response.content.encoding == "base64")
         let replay = try RecordingTransport(live: MockTransport(), fixture: file, mode: .none, environment: local)
-        #expect(try await KonexClient.mocked(replay).request("/pixel").responseData() == Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF]))
+        #expect(
+            try await KonexClient.mocked(replay).request("/pixel").responseData()
+                == Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF]))
     }
 
     @Test func outputIsDeterministic() async throws {
@@ -171,8 +193,11 @@ import KonexTesting
         var outputs: [Data] = []
         for name in ["a.har", "b.har"] {
             let file = directory.appendingPathComponent(name)
-            let recorder = try RecordingTransport(live: live(), fixture: file, mode: .once, environment: local, now: fixedDate)
-            _ = try await KonexClient.mocked(recorder).request("/posts/1").withAdapter(.header("X-B", "2")).withAdapter(.header("X-A", "1")).responseData()
+            let recorder = try RecordingTransport(
+                live: live(), fixture: file, mode: .once, environment: local, now: fixedDate)
+            _ = try await KonexClient.mocked(recorder).request("/posts/1").withAdapter(.header("X-B", "2")).withAdapter(
+                .header("X-A", "1")
+            ).responseData()
             var archive = try HAR.load(from: file)
             for index in archive.log.entries.indices {
                 archive.log.entries[index].time = 0

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 @Suite struct TerminalOperationTests {
     let posts = [Post(id: 1, title: "One"), Post(id: 2, title: "Two")]
@@ -11,7 +12,9 @@ import KonexTesting
             $0.stub(.get("/v1/posts"), .json(posts, headers: ["ETag": "v1"]))
             $0.stub(.get("/v1/envelope"), .string(#"{"data": {"items": [{"id": 1, "title": "One"}], "total": 1}}"#))
             $0.stub(.get("/v1/text"), .data(Data("caf\u{e9}".utf8), contentType: "text/plain; charset=utf-8"))
-            $0.stub(.get("/v1/latin1"), .data(Data([0x63, 0x61, 0x66, 0xE9]), contentType: "text/plain; charset=ISO-8859-1"))
+            $0.stub(
+                .get("/v1/latin1"),
+                .data(Data([0x63, 0x61, 0x66, 0xE9]), contentType: "text/plain; charset=ISO-8859-1"))
         }.0
     }
 
@@ -34,9 +37,12 @@ import KonexTesting
 
     @Test func keyPathDecodingFindsNestedValues() async throws {
         let client = client()
-        #expect(try await client.request("envelope").responseArray(of: Post.self, atKeyPath: "data.items") == [posts[0]])
+        #expect(
+            try await client.request("envelope").responseArray(of: Post.self, atKeyPath: "data.items") == [posts[0]])
         #expect(try await client.request("envelope").responseObject(ofType: Int.self, atKeyPath: "data.total") == 1)
-        #expect(try await client.request("envelope").responseObject(ofType: Post.self, atKeyPath: "data.items.0") == posts[0])
+        #expect(
+            try await client.request("envelope").responseObject(ofType: Post.self, atKeyPath: "data.items.0")
+                == posts[0])
         #expect(try await client.request("envelope").responseJSON(atKeyPath: "data.items.0.title") == "One")
     }
 
@@ -64,17 +70,34 @@ import KonexTesting
         let client = client()
         let results = Lock<[String]>([])
         let handles = [
-            client.request("posts").responseArray(of: Post.self, onSuccess: { v in results.withLock { $0.append("array:\(v.count)") } }, onError: { _ in }),
-            client.request("posts").responseObject(ofType: [Post].self, onSuccess: { v in results.withLock { $0.append("object:\(v.count)") } }, onError: { _ in }),
-            client.request("text").responseString(onSuccess: { v in results.withLock { $0.append("string:\(v)") } }, onError: { _ in }),
-            client.request("posts").responseJSON(onSuccess: { v in results.withLock { $0.append("json:\(v.arrayValue?.count ?? -1)") } }, onError: { _ in }),
-            client.request("posts").responseData(onSuccess: { v in results.withLock { $0.append("data:\(v.isEmpty)") } }, onError: { _ in }),
-            client.request("missing").responseData(onSuccess: { _ in }, onError: { v in results.withLock { $0.append("error:\(v.stage)") } }),
-            client.request("posts").response { result in results.withLock { $0.append("response:\((try? result.get())?.statusCode ?? 0)") } },
-            client.request("posts").response(of: [Post].self) { result in results.withLock { $0.append("typed:\((try? result.get())?.value.count ?? 0)") } },
+            client.request("posts").responseArray(
+                of: Post.self, onSuccess: { v in results.withLock { $0.append("array:\(v.count)") } }, onError: { _ in }
+            ),
+            client.request("posts").responseObject(
+                ofType: [Post].self, onSuccess: { v in results.withLock { $0.append("object:\(v.count)") } },
+                onError: { _ in }),
+            client.request("text").responseString(
+                onSuccess: { v in results.withLock { $0.append("string:\(v)") } }, onError: { _ in }),
+            client.request("posts").responseJSON(
+                onSuccess: { v in results.withLock { $0.append("json:\(v.arrayValue?.count ?? -1)") } },
+                onError: { _ in }),
+            client.request("posts").responseData(
+                onSuccess: { v in results.withLock { $0.append("data:\(v.isEmpty)") } }, onError: { _ in }),
+            client.request("missing").responseData(
+                onSuccess: { _ in }, onError: { v in results.withLock { $0.append("error:\(v.stage)") } }),
+            client.request("posts").response { result in
+                results.withLock { $0.append("response:\((try? result.get())?.statusCode ?? 0)") }
+            },
+            client.request("posts").response(of: [Post].self) { result in
+                results.withLock { $0.append("typed:\((try? result.get())?.value.count ?? 0)") }
+            },
         ]
         for handle in handles { await handle.wait() }
-        #expect(Set(results.value) == ["array:2", "object:2", "string:café", "json:2", "data:false", "error:transport", "response:200", "typed:2"])
+        #expect(
+            Set(results.value) == [
+                "array:2", "object:2", "string:café", "json:2", "data:false", "error:transport", "response:200",
+                "typed:2",
+            ])
         #expect(results.value.count == 8)
         #expect(handles.allSatisfy { (handle: RequestHandle) in handle.isFinished })
     }
@@ -85,10 +108,12 @@ import KonexTesting
         queue.setSpecific(key: key, value: true)
         let onQueue = Lock<Bool?>(nil)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            client().request("posts").responseData(queue: queue, onSuccess: { _ in
-                onQueue.value = DispatchQueue.getSpecific(key: key) == true
-                done.resume()
-            }, onError: { _ in done.resume() })
+            client().request("posts").responseData(
+                queue: queue,
+                onSuccess: { _ in
+                    onQueue.value = DispatchQueue.getSpecific(key: key) == true
+                    done.resume()
+                }, onError: { _ in done.resume() })
         }
         #expect(onQueue.value == true)
     }
@@ -115,14 +140,20 @@ import KonexTesting
 
     @Test func requiredValueFromEmptyBodyIsAClearError() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .status(204)) }
-        let error = await #expect(throws: KonexError.self) { try await client.request("x").responseObject(ofType: Post.self) }
+        let error = await #expect(throws: KonexError.self) {
+            try await client.request("x").responseObject(ofType: Post.self)
+        }
         #expect(error?.stage == .decoding)
         #expect(error?.message.contains("empty body but a Post is required") == true)
     }
 
     @Test func typedErrorBodies() async throws {
         let (client, _) = makeClient {
-            $0.stub(.get("/v1/me"), .json(APIError(code: "expired", message: "Token expired"), status: 401, headers: ["WWW-Authenticate": "Bearer"]))
+            $0.stub(
+                .get("/v1/me"),
+                .json(
+                    APIError(code: "expired", message: "Token expired"), status: 401,
+                    headers: ["WWW-Authenticate": "Bearer"]))
         }
         let error = await #expect(throws: KonexError.self) {
             try await client.request("me").validate().responseObject(ofType: Post.self, errorType: APIError.self)
@@ -144,6 +175,8 @@ import KonexTesting
         }
         #expect(error?.statusCode == 502)
         #expect(error?.errorBody == nil)
-        #expect(error?.message.hasPrefix("unacceptable status code 502 (expected 200..<300); the error body is not a APIError") == true)
+        #expect(
+            error?.message.hasPrefix(
+                "unacceptable status code 502 (expected 200..<300); the error body is not a APIError") == true)
     }
 }

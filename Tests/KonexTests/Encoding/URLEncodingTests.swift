@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite struct URLEncodingTests {
     static let cases: [(Parameters, String)] = [
@@ -40,7 +40,9 @@ import KonexTesting
             let path = "/search"
             var parameters: Parameters? { ["q": "swift & more", "page": 2] }
         }
-        let (client, mock) = makeClient { $0.stub(.get("/v1/search").query(["q": "swift & more", "page": "2"]), .status(204)) }
+        let (client, mock) = makeClient {
+            $0.stub(.get("/v1/search").query(["q": "swift & more", "page": "2"]), .status(204))
+        }
         _ = try await client.request(Search()).response()
         let sent = try #require(mock.requests.first)
         #expect(sent.url?.absoluteString == "https://api.test/v1/search?page=2&q=swift%20%26%20more")
@@ -67,7 +69,9 @@ import KonexTesting
             let method: HTTPMethod = .delete
             var parameters: Parameters? { ["soft": true] }
         }
-        let (client, mock) = makeClient { $0.stub(.delete("/v1/posts/1").query(["soft": "true"], exact: true), .status(204)) }
+        let (client, mock) = makeClient {
+            $0.stub(.delete("/v1/posts/1").query(["soft": "true"], exact: true), .status(204))
+        }
         _ = try await client.request(Remove()).validate().responseObject(ofType: Empty.self)
         #expect(mock.requestCount == 1)
     }

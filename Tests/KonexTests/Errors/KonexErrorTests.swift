@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite struct KonexErrorTests {
     @Test func decodingErrorTellsTheWholeStory() async throws {
@@ -62,13 +62,17 @@ import KonexTesting
     ])
     func hostileBodiesAreDecodingErrors(response: MockResponse, reason: String) async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), response) }
-        let error = try await #require(throws: KonexError.self) { try await client.request("x").responseObject(ofType: Post.self) }
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("x").responseObject(ofType: Post.self)
+        }
         #expect(error.stage == .decoding)
         #expect(error.message.contains(reason), "\(error)")
     }
 
     @Test func invalidUTF8IsADecodingError() async throws {
-        let (client, _) = makeClient { $0.stub(.get("/v1/x"), .data(Data([0xFF, 0xFE, 0x00, 0xC3]), contentType: "text/plain")) }
+        let (client, _) = makeClient {
+            $0.stub(.get("/v1/x"), .data(Data([0xFF, 0xFE, 0x00, 0xC3]), contentType: "text/plain"))
+        }
         let error = try await #require(throws: KonexError.self) { try await client.request("x").responseString() }
         #expect(error.stage == .decoding)
         #expect(error.message.contains("not valid"))
@@ -84,7 +88,9 @@ import KonexTesting
 
     @Test func unmatchedMockRequestSurfacesAsTransportErrorWithDiagnostics() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/users/{id}").query(["page": "2"]), .status(200)) }
-        let error = try await #require(throws: KonexError.self) { try await client.request("users/7?page=1").responseData() }
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("users/7?page=1").responseData()
+        }
         #expect(error.stage == .transport)
         let unmatched = try #require(error.underlyingError as? UnmatchedRequestError)
         #expect(unmatched.nearest.first?.differences == ["query item \"page\": expected \"2\", got \"1\""])

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 @Suite struct LoggingAndCURLTests {
     struct Login: KonexRequest {
@@ -16,12 +17,16 @@ import KonexTesting
     @Test func loggerRedactsEveryListedItem() async throws {
         let lines = Lock<[String]>([])
         let (client, _) = makeClient {
-            $0.stub(.post("/v1/login"), .json(["access_token": "resp-secret", "ok": "yes"], headers: ["Set-Cookie": "sid=2"]))
+            $0.stub(
+                .post("/v1/login"),
+                .json(["access_token": "resp-secret", "ok": "yes"], headers: ["Set-Cookie": "sid=2"]))
         }
         var redaction = Redaction.default
         redaction.headers.insert("x-request-id")
         _ = try await client.request(Login())
-            .withPlugin(.logging(level: .bodies, redaction: redaction) { @Sendable line in lines.withLock { $0.append(line) } })
+            .withPlugin(
+                .logging(level: .bodies, redaction: redaction) { @Sendable line in lines.withLock { $0.append(line) } }
+            )
             .response()
         let log = lines.value.joined(separator: "\n")
         for secret in ["live", "sid=1", "sid=2", "k-9", "r-1", "qs-secret", "hunter2", "resp-secret"] {
@@ -36,8 +41,12 @@ import KonexTesting
     @Test func loggerLevelsAndBodyCap() async throws {
         let lines = Lock<[String]>([])
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string(String(repeating: "y", count: 50))) }
-        _ = try await client.request("x").withPlugin(.logging(level: .basic) { @Sendable l in lines.withLock { $0.append(l) } }).response()
-        _ = try await client.request("x").withPlugin(.logging(level: .bodies, bodyLimit: 10) { @Sendable l in lines.withLock { $0.append(l) } }).response()
+        _ = try await client.request("x").withPlugin(
+            .logging(level: .basic) { @Sendable l in lines.withLock { $0.append(l) } }
+        ).response()
+        _ = try await client.request("x").withPlugin(
+            .logging(level: .bodies, bodyLimit: 10) { @Sendable l in lines.withLock { $0.append(l) } }
+        ).response()
         #expect(lines.value[0] == "→ GET https://api.test/v1/x")
         #expect(lines.value[1].hasPrefix("← 200 GET https://api.test/v1/x ("))
         #expect(!lines.value[1].contains("Content-Type"))
@@ -48,7 +57,8 @@ import KonexTesting
     @Test func loggerReportsFailures() async throws {
         let lines = Lock<[String]>([])
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .fault(.timeout)) }
-        _ = try? await client.request("x").withPlugin(.logging { @Sendable l in lines.withLock { $0.append(l) } }).response()
+        _ = try? await client.request("x").withPlugin(.logging { @Sendable l in lines.withLock { $0.append(l) } })
+            .response()
         #expect(lines.value.last?.hasPrefix("✕ GET https://api.test/v1/x: transport: timedOut") == true)
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 @Suite struct RetryPolicyTests {
     /// A policy without jitter, so waits are exact.
@@ -36,7 +37,9 @@ import KonexTesting
 
     @Test func stopsAtMaximumAttemptsWithTheLastError() async throws {
         let (client, mock) = makeClient { $0.stub(.get("/v1/x"), .status(500)) }
-        let error = try await #require(throws: KonexError.self) { try await client.request("x").validate().retry(policy(3)).response() }
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("x").validate().retry(policy(3)).response()
+        }
         #expect(mock.requestCount == 3)
         #expect(error.attempt == 3)
         #expect(error.description.contains("(attempt 3)"))
@@ -60,7 +63,9 @@ import KonexTesting
         let (client, mock) = makeClient { $0.stub(.post("/v1/x"), .status(503), .status(201)) }
         _ = try? await client.request(Create()).validate().retry(policy()).response()
         #expect(mock.requestCount == 1)
-        #expect(try await client.request(Create()).validate().retry(policy(nonIdempotent: true)).response().statusCode == 201)
+        #expect(
+            try await client.request(Create()).validate().retry(policy(nonIdempotent: true)).response().statusCode
+                == 201)
     }
 
     @Test(arguments: [
@@ -117,7 +122,8 @@ import KonexTesting
     @Test func everyAttemptIsVisibleToPlugins() async throws {
         let trace = Trace()
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .status(503), .string("ok")) }
-        _ = try await client.request("x").withPlugin(Tracer(name: "p", trace: trace)).validate().retry(policy()).response()
+        _ = try await client.request("x").withPlugin(Tracer(name: "p", trace: trace)).validate().retry(policy())
+            .response()
         #expect(trace.all == ["send:p", "receive:p", "send:p", "receive:p"])
     }
 

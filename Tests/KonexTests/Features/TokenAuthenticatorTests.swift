@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 @Suite struct TokenAuthenticatorTests {
     /// A server that accepts only `Bearer <valid>`.
@@ -31,7 +32,8 @@ import KonexTesting
         #expect(results.allSatisfy { $0 == "me" })
         #expect(refreshes.value == 1)
         #expect(auth.refreshCount == 1)
-        #expect(mock.requests(matching: RequestMatcher.get("/v1/me").header("Authorization", "Bearer fresh")).count == 50)
+        #expect(
+            mock.requests(matching: RequestMatcher.get("/v1/me").header("Authorization", "Bearer fresh")).count == 50)
     }
 
     @Test func failedRefreshFailsEveryWaiterOnceWithoutLooping() async throws {
@@ -47,12 +49,16 @@ import KonexTesting
         let errors = await withTaskGroup(of: KonexError?.self) { group in
             for _ in 0..<10 {
                 group.addTask {
-                    do { _ = try await client.request("me").validate().response(); return nil } catch { return error as? KonexError }
+                    do {
+                        _ = try await client.request("me").validate().response()
+                        return nil
+                    } catch { return error as? KonexError }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(errors.allSatisfy { $0?.stage == .adaptation && $0?.message.contains("the token refresh failed") == true })
+        #expect(
+            errors.allSatisfy { $0?.stage == .adaptation && $0?.message.contains("the token refresh failed") == true })
         #expect(mock.requestCount <= 20)
     }
 
@@ -71,9 +77,10 @@ import KonexTesting
         let mock = server(valid: "renewed")
         let now = Date(timeIntervalSince1970: 1_000)
         let auth = TokenAuthenticator(
-            credential: .init(accessToken: "old", expiresAt: now.addingTimeInterval(30)), refreshBeforeExpiry: .seconds(60),
-            now: { now }
-        ) { _ in .init(accessToken: "renewed", expiresAt: now.addingTimeInterval(3_600)) }
+            credential: .init(accessToken: "old", expiresAt: now.addingTimeInterval(30)),
+            refreshBeforeExpiry: .seconds(60),
+            now: { now },
+            refresh: { _ in .init(accessToken: "renewed", expiresAt: now.addingTimeInterval(3_600)) })
         let client = KonexClient.mocked(mock, baseURL: api)
         client.adapters = [auth]
         #expect(try await client.request("me").validate().responseString() == "me")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 @Suite struct TransferTests {
     func temporaryDirectory() throws -> URL {
@@ -32,7 +33,9 @@ import KonexTesting
         let destination = directory.appendingPathComponent("report.bin")
         try Data("old".utf8).write(to: destination)
         let (client, _) = makeClient { $0.stub(.get("/v1/report"), .string("nope", status: 500)) }
-        await #expect(throws: KonexError.self) { try await client.request("report").validate().download(to: destination) }
+        await #expect(throws: KonexError.self) {
+            try await client.request("report").validate().download(to: destination)
+        }
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
         #expect(try leftovers(in: directory).isEmpty)
     }
@@ -73,15 +76,18 @@ import KonexTesting
         }
         let (client, mock) = makeClient { $0.stub(.put("/v1/upload"), .data(Data(repeating: 2, count: 100))) }
         let events = Lock<[TransferProgress]>([])
-        _ = try await client.request(Upload(file: file)).onProgress { progress in events.withLock { $0.append(progress) } }.response()
+        _ = try await client.request(Upload(file: file)).onProgress { progress in
+            events.withLock { $0.append(progress) }
+        }.response()
         #expect(mock.requests[0].body.count == 4_096)
         #expect(mock.requests[0].header("Content-Type") == "application/x-test")
-        #expect(events.value == [
-            TransferProgress(direction: .upload, completedBytes: 0, totalBytes: 4_096),
-            TransferProgress(direction: .upload, completedBytes: 4_096, totalBytes: 4_096),
-            TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil),
-            TransferProgress(direction: .download, completedBytes: 100, totalBytes: 100),
-        ])
+        #expect(
+            events.value == [
+                TransferProgress(direction: .upload, completedBytes: 0, totalBytes: 4_096),
+                TransferProgress(direction: .upload, completedBytes: 4_096, totalBytes: 4_096),
+                TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil),
+                TransferProgress(direction: .download, completedBytes: 100, totalBytes: 100),
+            ])
         #expect(events.value.last?.fractionCompleted == 1)
         #expect(client.transport.reportsIncrementalProgress == false)
     }

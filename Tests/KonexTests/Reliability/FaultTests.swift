@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 @Suite struct FaultTests {
     @Test func thousandConcurrentRequestsWithRandomCancellationsEachGetOneOutcome() async throws {
@@ -12,9 +13,10 @@ import KonexTesting
         var random = SeededGenerator(seed: 11)
         var handles: [RequestHandle] = []
         for index in 0..<1_000 {
-            handles.append(client.request("x").responseString(
-                onSuccess: { _ in outcomes.withLock { $0[index, default: []].append("success") } },
-                onError: { error in outcomes.withLock { $0[index, default: []].append("\(error.stage)") } }))
+            handles.append(
+                client.request("x").responseString(
+                    onSuccess: { _ in outcomes.withLock { $0[index, default: []].append("success") } },
+                    onError: { error in outcomes.withLock { $0[index, default: []].append("\(error.stage)") } }))
             if Bool.random(using: &random) { handles[Int.random(in: 0...index, using: &random)].cancel() }
         }
         for handle in handles { await handle.wait() }
@@ -29,7 +31,12 @@ import KonexTesting
         mock.stub(.get("/v1/x"), .json(Post(id: 1, title: "t")))
         let client = KonexClient.mocked(mock, baseURL: api)
         let count = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<1_000 { group.addTask { _ = try await client.request("x").responseObject(ofType: Post.self); return 1 } }
+            for _ in 0..<1_000 {
+                group.addTask {
+                    _ = try await client.request("x").responseObject(ofType: Post.self)
+                    return 1
+                }
+            }
             return try await group.reduce(0, +)
         }
         #expect(count == 1_000)
@@ -59,7 +66,8 @@ import KonexTesting
         weak var weakClient: KonexClient?
         let task: Task<String, any Error>
         do {
-            let mock = MockTransport(clock: clock).stubbing(.get("/v1/x"), MockResponse.string("late but fine").delayed(by: .seconds(1)))
+            let mock = MockTransport(clock: clock).stubbing(
+                .get("/v1/x"), MockResponse.string("late but fine").delayed(by: .seconds(1)))
             let client = KonexClient.mocked(mock, baseURL: api, clock: clock)
             weakClient = client
             task = Task { try await client.request("x").responseString() }

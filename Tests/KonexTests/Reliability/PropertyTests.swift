@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 /// Property-style tests over generated inputs: every parser of outside input either round-trips or throws a typed
 /// error, and never crashes.
@@ -41,7 +42,8 @@ import KonexTesting
         var random = SeededGenerator(seed: 42)
         let now = Date(timeIntervalSince1970: 1_000_000)
         for _ in 0..<2_000 {
-            let value = random.string(maxLength: 40, alphabet: Array("0123456789 ,:-abcdefghijklmnopqrstuvwxyzGMTMonJan+"))
+            let value = random.string(
+                maxLength: 40, alphabet: Array("0123456789 ,:-abcdefghijklmnopqrstuvwxyzGMTMonJan+"))
             if let delay = RetryAfter.parse(value, now: now) { #expect(delay >= .zero) }
         }
         #expect(RetryAfter.parse("99999999999999999999999", now: now) == nil)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Konex
 import KonexTesting
+import Testing
 
 @Suite struct RequestBodyTests {
     struct Send: KonexRequest {
@@ -70,7 +70,9 @@ import KonexTesting
             }
         }
         let (client, _) = makeClient()
-        let error = await #expect(throws: KonexError.self) { try await client.request(Send(body: .json(Bad()))).response() }
+        let error = await #expect(throws: KonexError.self) {
+            try await client.request(Send(body: .json(Bad()))).response()
+        }
         #expect(error?.stage == .invalidRequest)
         #expect(error?.message.contains("refuses to encode") == true)
         #expect(error?.url?.absoluteString == "https://api.test/v1/echo")
@@ -109,7 +111,10 @@ import KonexTesting
         form.append(Data([0, 1, 2]), name: "file", fileName: "a\"b.bin", contentType: "application/x-test")
         let body = try form.encode()
         var expected = Data("--BOUNDARY\r\nContent-Disposition: form-data; name=\"author\"\r\n\r\nAda\r\n".utf8)
-        expected.append(Data("--BOUNDARY\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a%22b.bin\"\r\nContent-Type: application/x-test\r\n\r\n".utf8))
+        expected.append(
+            Data(
+                "--BOUNDARY\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a%22b.bin\"\r\nContent-Type: application/x-test\r\n\r\n"
+                    .utf8))
         expected.append(Data([0, 1, 2]))
         expected.append(Data("\r\n--BOUNDARY--\r\n".utf8))
         #expect(body == expected)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Konex
 import KonexTesting
+import Testing
+
+@testable import Konex
 
 @Suite struct URLResolutionTests {
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Konex
 import KonexTesting
+
+@testable import Konex
 
 struct Post: Codable, Sendable, Equatable {
     var id: Int
