@@ -158,3 +158,22 @@ import Testing
         #expect(error.description.hasPrefix("the mock body file /nonexistent/x.json cannot be read"))
     }
 }
+
+@Suite struct MockScopeTests {
+    @Test func verifyingPassesWhenEveryEndpointIsUsed() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/me"), .string("me"))
+        let value = try await mock.verifying { client in try await client.request("/me").responseString() }
+        #expect(value == "me")
+    }
+
+    @Test func verifyingFailsOnAnUnusedEndpoint() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/me"), .string("me"))
+        mock.stub(.get("/never"), .string("x"))
+        let error = try await #require(throws: MockConfigurationError.self) {
+            try await mock.verifying { client in _ = try await client.request("/me").responseString() }
+        }
+        #expect(error.description == "1 mock endpoint(s) never used: GET /never")
+    }
+}
