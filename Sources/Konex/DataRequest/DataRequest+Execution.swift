@@ -18,8 +18,8 @@ extension DataRequest {
         let endpoint = self.endpoint
         if Task.isCancelled { throw cancellationError() }
 
-        // 1. build
-        let base = try makeURLRequest()
+        // 1. build (again for a retry: handing adapters the only reference lets them change it without a copy)
+        var built: URLRequest? = try makeURLRequest()
 
         let client = self.client
         let shared = client.componentSnapshot
@@ -35,16 +35,26 @@ extension DataRequest {
         var attempt = 1
         while true {
             // 2. adapt
-            var request = base
+            var request: URLRequest
+            if let first = built {
+                request = first
+                built = nil
+            } else {
+                request = try makeURLRequest()
+            }
             for adapter in adapters {
                 do {
-                    request = try await adapter.adapt(request)
+                    request = try await adapter.adapt(consume request)
                 } catch {
-                    if Task.isCancelled { throw cancellationError(request) }
-                    throw KonexError(
-                        stage: .adaptation, message: "adapter \(type(of: adapter)) failed: \(error)",
-                        method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
-                        underlyingError: error, attempt: attempt)
+                    // The adapter consumed the request; the error names it from the endpoint instead.
+                    var failure = cancellationError()
+                    if !Task.isCancelled {
+                        failure.stage = .adaptation
+                        failure.message = "adapter \(type(of: adapter)) failed: \(error)"
+                        failure.underlyingError = error
+                    }
+                    failure.attempt = attempt
+                    throw failure
                 }
             }
 
@@ -194,7 +204,7 @@ extension DataRequest {
         return { start.duration(to: clock.now) }
     }
 
-    /// A `.cancelled` error naming this request.
+    /// A `.cancelled` error naming this request (from the endpoint when the built request is not at hand).
     func cancellationError(_ request: URLRequest? = nil) -> KonexError {
         switch source {
         case .endpoint(let endpoint):

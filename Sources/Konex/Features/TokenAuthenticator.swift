@@ -34,9 +34,18 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Sendable 
     }
 
     private struct State: Sendable {
-        var credential: Credential?
+        var credential: Credential? {
+            didSet { header = credential.map { "Bearer \($0.accessToken)" } }
+        }
+        /// `Bearer <token>`, built once per credential rather than once per request.
+        private(set) var header: String?
         var refreshing: Task<Credential, any Error>?
         var refreshCount = 0
+
+        init(credential: Credential?) {
+            self.credential = credential
+            header = credential.map { "Bearer \($0.accessToken)" }
+        }
     }
 
     private let state: Lock<State>
@@ -66,23 +75,33 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Sendable 
     /// How many refreshes have started (for tests and metrics).
     public var refreshCount: Int { state.value.refreshCount }
 
-    public func adapt(_ request: URLRequest) async throws -> URLRequest {
-        let (current, pending) = state.withLock { ($0.credential, $0.refreshing) }
-        var token = current
-        if let pending {
-            do { token = try await pending.value } catch { throw RefreshFailure(underlying: error) }
+    public func adapt(_ request: consuming URLRequest) async throws -> URLRequest {
+        let (header, expiry, pending) = state.withLock { ($0.header, $0.credential?.expiresAt, $0.refreshing) }
+        var value = header
+        if pending != nil || isExpiring(expiry) {
+            value = try await freshHeader(waitingFor: pending)
         }
-        if let refreshBeforeExpiry, let expiry = token?.expiresAt,
-            expiry.timeIntervalSince(now()) <= refreshBeforeExpiry.timeInterval
-        {
-            do { token = try await refreshed(replacing: token?.accessToken) } catch {
-                throw RefreshFailure(underlying: error)
-            }
-        }
-        guard let token else { return request }
+        guard let value else { return request }
         var request = request
-        request.setValue("Bearer \(token.accessToken)", forHTTPHeaderField: "Authorization")
+        request.setValue(value, forHTTPHeaderField: "Authorization")
         return request
+    }
+
+    /// Whether a credential expiring at `expiry` is due for a proactive refresh.
+    private func isExpiring(_ expiry: Date?) -> Bool {
+        guard let refreshBeforeExpiry, let expiry else { return false }
+        return expiry.timeIntervalSince(now()) <= refreshBeforeExpiry.timeInterval
+    }
+
+    /// The slow path: wait for the refresh in progress, or refresh a credential about to expire.
+    private func freshHeader(waitingFor pending: Task<Credential, any Error>?) async throws -> String? {
+        do {
+            var token = try await pending?.value ?? state.value.credential
+            if isExpiring(token?.expiresAt) { token = try await refreshed(replacing: token?.accessToken) }
+            return token.map { "Bearer \($0.accessToken)" }
+        } catch {
+            throw RefreshFailure(underlying: error)
+        }
     }
 
     public func shouldRetry(_ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
