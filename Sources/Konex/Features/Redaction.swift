@@ -76,25 +76,36 @@ public struct Redaction: Sendable {
 
     /// Replaces listed fields in a JSON text; text that is not JSON is returned unchanged.
     public func redactJSON(_ text: String) -> String {
+        var ignored: Set<String> = []
+        return redactJSON(text, redactedKeys: &ignored)
+    }
+
+    /// Replaces listed fields in a JSON text, adding the keys it replaced to `redactedKeys`.
+    public func redactJSON(_ text: String, redactedKeys: inout Set<String>) -> String {
         guard !jsonFields.isEmpty, let json = try? JSONDecoder().decode(JSON.self, from: Data(text.utf8)) else {
             return text
         }
-        let redacted = redact(json)
+        let redacted = redact(json, into: &redactedKeys)
         guard redacted != json else { return text }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(redacted)).map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
-    private func redact(_ json: JSON) -> JSON {
+    private func redact(_ json: JSON, into keys: inout Set<String>) -> JSON {
         switch json {
         case .object(let members):
             var result: [String: JSON] = [:]
             for (key, value) in members {
-                result[key] = jsonFields.contains(key.lowercased()) ? .string(Self.placeholder) : redact(value)
+                if jsonFields.contains(key.lowercased()) {
+                    result[key] = .string(Self.placeholder)
+                    keys.insert(key)
+                } else {
+                    result[key] = redact(value, into: &keys)
+                }
             }
             return .object(result)
-        case .array(let elements): return .array(elements.map(redact))
+        case .array(let elements): return .array(elements.map { redact($0, into: &keys) })
         default: return json
         }
     }

@@ -41,6 +41,8 @@ public struct HAR: Codable, Sendable, Hashable {
         public var response: Response
         public var cache: Cache
         public var timings: Timings
+        /// Konex's own data about the entry (a HAR custom field; other tools ignore it).
+        public var _konex: KonexInfo?
         public init(startedDateTime: String, time: Double, request: Request, response: Response, timings: Timings) {
             self.startedDateTime = startedDateTime
             self.time = time
@@ -102,6 +104,13 @@ public struct HAR: Codable, Sendable, Hashable {
         public var text: String?
         /// `"base64"` for binary bodies (HAR 1.2 §content).
         public var encoding: String?
+    }
+
+    /// Konex's custom field on an entry.
+    public struct KonexInfo: Codable, Sendable, Hashable {
+        /// What was replaced by `REDACTED` before writing, e.g. `["header Authorization", "json password"]`.
+        public var redacted: [String]
+        public init(redacted: [String]) { self.redacted = redacted }
     }
 
     /// Caching information (unused, but required).

@@ -120,6 +120,15 @@ import Testing
         }
         #expect(text.contains("REDACTED"))
         #expect(text.contains("page=1"))
+        let entries = try HAR.load(from: file).log.entries
+        #expect(
+            entries[0]._konex?.redacted == [
+                "header Authorization", "header X-Api-Key", "json access_token", "json password",
+            ]
+                || entries[0]._konex?.redacted == [
+                    "header Authorization", "header X-API-Key", "json access_token", "json password",
+                ])
+        #expect(entries[1]._konex?.redacted.contains("query access_token") == true)
         // A redacted query item still replays: it matches any value.
         let replay = try RecordingTransport(live: MockTransport(), fixture: file, mode: .none, environment: local)
         _ = try await KonexClient.mocked(replay).request("/posts?access_token=other&page=1").responseData()
