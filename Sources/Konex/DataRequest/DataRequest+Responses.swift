@@ -109,6 +109,8 @@ extension DataRequest {
     )
         throws -> T
     {
+        // `Empty` means "the body does not matter": whatever arrived (JSON or not) is accepted unread.
+        if type == Empty.self, let empty = Empty() as? T { return empty }
         let data = exchange.data
         if data.isEmpty || data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             if let empty = type as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }

@@ -54,8 +54,9 @@ public protocol EmptyDecodable {
     static var emptyValue: Self { get }
 }
 
-/// The value of a response with no body (204, 205, HEAD, or an empty 200).
+/// The value of a response whose body does not matter: 204, 205, HEAD, an empty 200, or any body you ignore.
 ///
+/// Decoding `Empty` never reads the body, so a `DELETE` answered with `{"deleted": true}` or with `OK` succeeds too.
 /// ```swift
 /// _ = try await client.request(DeletePost(id: 1)).validate().responseObject(ofType: Empty.self)
 /// ```

@@ -138,6 +138,14 @@ import Testing
         #expect(try await client.request("x").responseObject(ofType: Empty.self) == Empty())
     }
 
+    @Test(arguments: ["{\"deleted\": true}", "OK", "[1, 2]"])
+    func emptyIgnoresWhateverBodyArrives(body: String) async throws {
+        let (client, _) = makeClient { $0.stub(.delete("/v1/x"), .string(body)) }
+        var request = URLRequest(url: URL(string: "https://api.test/v1/x")!)
+        request.httpMethod = "DELETE"
+        #expect(try await client.request(request).validate().responseObject(ofType: Empty.self) == Empty())
+    }
+
     @Test func requiredValueFromEmptyBodyIsAClearError() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .status(204)) }
         let error = await #expect(throws: KonexError.self) {
