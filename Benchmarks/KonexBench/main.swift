@@ -61,6 +61,10 @@ print(
 print(
     padded("case", 18) + padded("konex", 10, left: false) + "  " + padded("baseline", 10, left: false) + "  "
         + padded("ratio", 8, left: false) + "  unit")
+if only == "micro" {
+    try await micro()
+    exit(0)
+}
 let results = try await runAll(port: server.port)
 
 if let jsonPath {

@@ -38,7 +38,7 @@ public final class KonexClient: Sendable {
 
     private let components: Lock<Components>
     /// `baseURL` as text, without trailing slashes, checked once: relative paths are joined to it on every request.
-    let basePrefix: Result<String, KonexError>?
+    let basePrefix: CheckedBase?
 
     /// Creates a client.
     /// - Parameters:
@@ -81,7 +81,7 @@ public final class KonexClient: Sendable {
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
         self.clock = clock
-        basePrefix = baseURL.map(DataRequest.checkedPrefix)
+        basePrefix = baseURL.map(CheckedBase.init)
         components = Lock(
             Components(
                 plugins: plugins, validators: responseValidators, processors: responseProcessors, adapters: adapters,

@@ -121,23 +121,11 @@ extension DataRequest {
 
     /// Joins `path` to `base`, or parses it when it is absolute.
     static func resolve(_ path: String, against base: URL?, method: HTTPMethod) throws -> URL {
-        try resolve(path, against: base.map(checkedPrefix), method: method)
-    }
-
-    /// A base URL's text without trailing slashes, once its scheme and host are checked.
-    static func checkedPrefix(_ base: URL) -> Result<String, KonexError> {
-        do {
-            try checkScheme(base, method: .get)
-        } catch {
-            return .failure(error as! KonexError)
-        }
-        var text = base.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        return .success(text)
+        try resolve(path, against: base.map(CheckedBase.init), method: method)
     }
 
     /// Joins `path` to a checked base (its text without trailing slashes), or parses it when it is absolute.
-    static func resolve(_ path: String, against base: Result<String, KonexError>?, method: HTTPMethod) throws -> URL {
+    static func resolve(_ path: String, against base: CheckedBase?, method: HTTPMethod) throws -> URL {
         if path.isEmpty { throw KonexError.invalidRequest("the request path is empty", method: method) }
         if hasScheme(path) {
             guard let url = URL(string: path) else {
@@ -151,7 +139,8 @@ extension DataRequest {
                 "the relative path \"\(path)\" needs a client baseURL, and this client has none", method: method)
         }
         // The base's scheme and host were checked once; a path joined after its "/" cannot change them.
-        var joined = try base.get()
+        if let problem = base.problem { throw problem }
+        var joined = base.prefix
         joined += "/"
         joined += path.drop(while: { $0 == "/" })
         guard let url = URL(string: joined) else {
@@ -162,13 +151,23 @@ extension DataRequest {
 
     /// `scheme://…`, or one of the schemes written without slashes.
     private static func hasScheme(_ path: String) -> Bool {
-        guard let colon = path.firstIndex(of: ":") else { return false }
-        let scheme = path[..<colon]
-        guard let first = scheme.first, first.isASCII, first.isLetter,
-            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return false }
-        let rest = path[colon...]
-        return rest.hasPrefix("://") || ["mailto", "data", "file", "javascript", "tel"].contains(scheme.lowercased())
+        // Byte-wise: this runs for every request.
+        let bytes = path.utf8
+        var length = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ":") { break }
+            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            let isOther =
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard isLetter || (length > 0 && isOther) else { return false }
+            length += 1
+        }
+        guard length > 0, length < bytes.count else { return false }
+        let rest = bytes.dropFirst(length)
+        if rest.starts(with: "://".utf8) { return true }
+        let scheme = String(path.prefix(length)).lowercased()
+        return ["mailto", "data", "file", "javascript", "tel"].contains(scheme)
     }
 
     static func checkScheme(_ url: URL, method: HTTPMethod) throws {
@@ -218,6 +217,24 @@ extension DataRequest {
                     "the value of header \"\(name)\" contains CR, LF or NUL (header injection refused)",
                     method: method, url: url)
             }
+        }
+    }
+}
+
+/// A client's base URL, checked once: its text without trailing slashes, or why it cannot be used.
+final class CheckedBase: Sendable {
+    let prefix: String
+    let problem: KonexError?
+
+    init(_ base: URL) {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        prefix = text
+        do {
+            try DataRequest.checkScheme(base, method: .get)
+            problem = nil
+        } catch {
+            problem = error as? KonexError
         }
     }
 }

@@ -131,30 +131,33 @@ public final class MockTransport: Transport {
 
             var nearest: [(misses: [String], endpoint: String)] = []
             for index in state.endpoints.indices {
-                let registered = state.endpoints[index]
-                let endpoint = registered.endpoint
-                var misses = endpoint.matcher.mismatches(request)
-                if let limit = endpoint.times.limit, registered.uses >= limit {
-                    misses.append("already answered \(registered.uses) time(s) (limit \(limit))")
+                // Read through the array rather than copying each endpoint out of it: this runs per request.
+                var misses = state.endpoints[index].endpoint.matcher.mismatches(request)
+                let uses = state.endpoints[index].uses
+                if let limit = state.endpoints[index].endpoint.times.limit, uses >= limit {
+                    misses.append("already answered \(uses) time(s) (limit \(limit))")
                 }
-                if let scenario = endpoint.scenario, let wanted = scenario.state {
+                if let scenario = state.endpoints[index].endpoint.scenario, let wanted = scenario.state {
                     let current = state.scenarios[scenario.name] ?? "started"
                     if current != wanted {
                         misses.append("scenario \"\(scenario.name)\" is in state \"\(current)\", not \"\(wanted)\"")
                     }
                 }
                 guard misses.isEmpty else {
-                    nearest.append((misses, endpoint.description))
+                    nearest.append((misses, state.endpoints[index].endpoint.description))
                     continue
                 }
                 state.endpoints[index].uses += 1
-                if let scenario = endpoint.scenario, let next = scenario.next { state.scenarios[scenario.name] = next }
-                let responseIndex = min(registered.uses, endpoint.responses.count - 1)
-                let response = endpoint.responses[responseIndex]
+                if let scenario = state.endpoints[index].endpoint.scenario, let next = scenario.next {
+                    state.scenarios[scenario.name] = next
+                }
+                let count = state.endpoints[index].endpoint.responses.count
+                let responseIndex = min(uses, count - 1)
+                let response = state.endpoints[index].endpoint.responses[responseIndex]
                 var wait = Self.duration(of: delay, using: &state.random)
-                wait += Self.duration(of: endpoint.delay, using: &state.random)
+                wait += Self.duration(of: state.endpoints[index].endpoint.delay, using: &state.random)
                 if let extra = response.delay { wait += Self.duration(of: extra, using: &state.random) }
-                let built = registered.built[responseIndex].flatMap { $0.url == request.url ? $0 : nil }
+                let built = state.endpoints[index].built[responseIndex].flatMap { $0.url == request.url ? $0 : nil }
                 return (response, wait, (index, responseIndex), built)
             }
             let best = nearest.sorted { $0.misses.count < $1.misses.count }.prefix(3)

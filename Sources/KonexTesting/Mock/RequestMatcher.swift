@@ -184,7 +184,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// The URL's path, percent-decoded; `/` when empty.
     static func path(of url: URL) -> String {
-        let path = url.path(percentEncoded: false)  // keeps a trailing slash, unlike `url.path`
+        // Decoding costs a pass and an allocation; most paths have nothing to decode. (`url.path` would also drop
+        // a trailing slash.)
+        let raw = url.path(percentEncoded: true)
+        let path = raw.utf8.contains(UInt8(ascii: "%")) ? url.path(percentEncoded: false) : raw
         return path.isEmpty ? "/" : path
     }
 

@@ -1,0 +1,35 @@
+import Foundation
+import Konex
+import KonexTesting
+
+/// `--only micro`: the cost of each building block of one mocked request, to read beside a profile.
+func micro() async throws {
+    let n = 200_000
+    func time(_ name: String, _ body: () async throws -> Void) async rethrows {
+        let start = ContinuousClock.now
+        for _ in 0..<n { try await body() }
+        print(name, String(format: "%.3f µs", (ContinuousClock.now - start) / .seconds(1) / Double(n) * 1e6))
+    }
+    let body = try JSONEncoder().encode(Small(id: 1, title: "benchmark", done: false))
+    let mock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
+    mock.stub(.get("/small"), .data(body, contentType: "application/json"))
+    let client = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock, clock: ImmediateClock())
+    let request = client.request("/small")
+    let built = URLRequest(url: URL(string: "https://bench.test/small")!)
+    await time("URL(string:)") { _ = URL(string: "https://bench.test/small") }
+    await time("URLRequest(url:)") { _ = URLRequest(url: built.url!) }
+    try await time("mock.send") { _ = try await mock.send(built) }
+    try await time("responseData") { _ = try await request.responseData() }
+    // For `perf record`: KONEX_BENCH_PROFILE=1 repeats the full request path long enough to sample.
+    if ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"] != nil {
+        for _ in 0..<2_000_000 { _ = try await request.responseData() }
+    }
+    await time("Date()+3 clocks") {
+        _ = Date()
+        _ = ContinuousClock.now
+        _ = ContinuousClock.now
+        _ = ContinuousClock.now
+    }
+    await time("httpMethod get") { _ = built.httpMethod }
+    await time("url.path") { _ = built.url!.path(percentEncoded: false) }
+}
