@@ -111,7 +111,7 @@ extension DataRequest {
         -> Result<TransportResponse, KonexError>
     {
         let sendStarted = ContinuousClock.now
-        let uploadSize = Int64(request.httpBody?.count ?? 0)
+        let uploadSize = progress == nil ? 0 : Int64(request.httpBody?.count ?? 0)
         progress?(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
         do {
             let (data, response) = try await client.transport.send(request)
