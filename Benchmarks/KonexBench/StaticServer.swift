@@ -2,8 +2,12 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+    private let streamSocketType = Int32(SOCK_STREAM.rawValue)
+    private let noSignalFlag = Int32(MSG_NOSIGNAL)
 #elseif canImport(Darwin)
     import Darwin
+    private let streamSocketType = SOCK_STREAM
+    private let noSignalFlag: Int32 = 0  // Darwin has no MSG_NOSIGNAL (it would need SO_NOSIGPIPE per socket)
 #endif
 
 /// Benchmark scaffolding only: a minimal HTTP/1.1 keep-alive server on 127.0.0.1 answering GETs with fixed bodies.
@@ -14,7 +18,7 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
 
     init(routes: [String: Data]) throws {
         self.routes = routes
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, streamSocketType, 0)
         guard listener >= 0 else { throw ServerError("socket() failed") }
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -68,7 +72,7 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
                     var offset = 0
                     while offset < raw.count {
                         let written = send(
-                            connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                            connection, raw.baseAddress! + offset, raw.count - offset, noSignalFlag)
                         if written <= 0 { return false }
                         offset += written
                     }

@@ -2,8 +2,12 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+    private let streamSocketType = Int32(SOCK_STREAM.rawValue)
+    private let noSignalFlag = Int32(MSG_NOSIGNAL)
 #elseif canImport(Darwin)
     import Darwin
+    private let streamSocketType = SOCK_STREAM
+    private let noSignalFlag: Int32 = 0  // Darwin has no MSG_NOSIGNAL (it would need SO_NOSIGPIPE per socket)
 #endif
 
 /// A one-trick TCP server on 127.0.0.1 for faults httpbin cannot produce: it reads the request, writes `reply`
@@ -13,7 +17,7 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
     private let listener: Int32
 
     init(reply: Data) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, streamSocketType, 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -36,7 +40,7 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
                 var buffer = [UInt8](repeating: 0, count: 4_096)
                 _ = recv(connection, &buffer, buffer.count, 0)
                 reply.withUnsafeBytes { raw in
-                    if raw.count > 0 { _ = send(connection, raw.baseAddress!, raw.count, Int32(MSG_NOSIGNAL)) }
+                    if raw.count > 0 { _ = send(connection, raw.baseAddress!, raw.count, noSignalFlag) }
                 }
                 close(connection)
             }
