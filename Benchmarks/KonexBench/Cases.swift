@@ -23,6 +23,23 @@ struct Result: Encodable {
     var ratio: Double?
     var unit: String
     var detail: String
+
+    enum CodingKeys: String, CodingKey { case id, konex, baseline, ratio, unit, detail }
+
+    /// Writes `null` for a missing baseline or ratio (JSONEncoder would leave the key out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(konex, forKey: .konex)
+        if let baseline {
+            try container.encode(baseline, forKey: .baseline)
+        } else {
+            try container.encodeNil(forKey: .baseline)
+        }
+        if let ratio { try container.encode(ratio, forKey: .ratio) } else { try container.encodeNil(forKey: .ratio) }
+        try container.encode(unit, forKey: .unit)
+        try container.encode(detail, forKey: .detail)
+    }
 }
 
 struct Config {
