@@ -30,8 +30,9 @@ extension DataRequest {
 
         let startDate = Date()
         let started = ContinuousClock.now
-        // Retry decisions measure elapsed time on the client's clock, so a test clock governs deadlines too.
-        let elapsedOnClientClock = Self.stopwatch(client.clock)
+        // Retry decisions measure elapsed time on the client's clock, so a test clock governs deadlines too;
+        // without retriers nobody asks, so nothing is started.
+        let elapsedOnClientClock = retriers.isEmpty ? nil : Self.stopwatch(client.clock)
         var attempt = 1
         while true {
             // 2. adapt
@@ -82,7 +83,7 @@ extension DataRequest {
 
             // retry
             if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
-            let elapsed = elapsedOnClientClock()
+            let elapsed = elapsedOnClientClock?() ?? .zero
             var delay: Duration?
             decide: for retrier in retriers {
                 switch await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed) {

@@ -49,6 +49,10 @@ struct MediaType: Sendable, Hashable {
             guard slash >= 0 else { return false }
             let type = UnsafeBufferPointer(rebasing: bytes[0..<slash])
             let subtype = UnsafeBufferPointer(rebasing: bytes[(slash + 1)..<end])
+            let isBlank = { (part: UnsafeBufferPointer<UInt8>) in
+                part.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            }
+            if isBlank(type) || isBlank(subtype) { return false }
             return patterns.contains { pattern in
                 (pattern.type == wildcard || equalIgnoringCaseAndSpaces(type, pattern.type))
                     && (pattern.subtype == wildcard || equalIgnoringCaseAndSpaces(subtype, pattern.subtype))
@@ -67,16 +71,9 @@ struct MediaType: Sendable, Hashable {
         return position == token.count && position > 0
     }
 
-    /// Whether this (a concrete type) is accepted by `pattern` (which may use `*`).
-    func isMatched(by pattern: MediaType) -> Bool {
-        (pattern.type == Self.wildcard || pattern.type == type)
-            && (pattern.subtype == Self.wildcard || pattern.subtype == subtype)
-    }
-
-    /// Whether `header` (e.g. `application/json; charset=utf-8`) matches one of `patterns`.
+    /// Whether `header` (e.g. `application/json; charset=utf-8`) matches one of `patterns`, given as text.
     static func matches(_ header: String, anyOf patterns: [String]) -> Bool {
-        guard let type = MediaType(header) else { return false }
-        return patterns.contains { MediaType($0).map(type.isMatched(by:)) ?? false }
+        Self.header(header, matchesAnyOf: patterns.compactMap(MediaType.init))
     }
 
     /// The `charset` parameter of a `Content-Type`, lower-cased, if any.
