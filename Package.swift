@@ -23,7 +23,7 @@ let package = Package(
             name: "konex-bench", dependencies: ["Konex", "KonexTesting"], path: "Benchmarks/KonexBench",
             swiftSettings: strict),
         .testTarget(
-            name: "KonexTests", dependencies: ["Konex", "KonexTesting"], exclude: ["Fixtures"],
+            name: "KonexTests", dependencies: ["Konex", "KonexTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "KonexTestingTests", dependencies: ["Konex", "KonexTesting"], exclude: ["Fixtures"],

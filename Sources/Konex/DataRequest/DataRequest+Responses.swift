@@ -123,7 +123,7 @@ extension DataRequest {
             return try decoder.decode(type, from: data[try JSONScanner.range(of: keyPath, in: data)])
         } catch {
             throw KonexError.decoding(
-                error, keyPath: error is JSONScanner.Failure ? nil : keyPath, request: exchange.request,
+                error, keyPath: keyPath, request: exchange.request,
                 response: exchange.response, data: exchange.received)
         }
     }

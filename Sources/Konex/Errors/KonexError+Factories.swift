@@ -40,7 +40,12 @@ extension KonexError {
             path += codingPath
             reason = text
         } else if let scanError = error as? JSONScanner.Failure {
+            // The scanner names the place itself: a byte offset, or how far the path got.
+            path = []
             reason = scanError.description
+            if scanError.isSyntaxError, let keyPath {
+                reason += " (reading the key path \(JSONKeyPath.render(keyPath.components)))"
+            }
         }
         let pathText = JSONKeyPath.render(path)
         return KonexError(

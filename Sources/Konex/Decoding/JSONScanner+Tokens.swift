@@ -1,0 +1,164 @@
+import Foundation
+
+extension JSONScanner.Cursor {
+    /// Skips a string starting at its opening quote, checking escapes and UTF-8; returns its content bytes.
+    mutating func skipString() throws -> Name {
+        let opening = position
+        position += 1
+        let start = position
+        var escaped = false
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return (start..<(position - 1), escaped)
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+                try skipEscape()
+            } else if byte < 0x20 {
+                throw failure("unescaped control character 0x\(String(byte, radix: 16)) in a string")
+            } else if byte < 0x80 {
+                position += 1
+            } else {
+                try skipMultiByteCharacter()
+            }
+        }
+        throw failure("unterminated string", at: opening)
+    }
+
+    /// Skips `\x` or `\uXXXX` (a high surrogate only with its low one).
+    private mutating func skipEscape() throws {
+        let escape = position
+        guard position + 1 < bytes.count else { throw failure("unterminated escape") }
+        switch bytes[position + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 2
+        case UInt8(ascii: "u"):
+            let unit = try hexUnit()
+            if (0xDC00...0xDFFF).contains(unit) {
+                throw failure("a low surrogate \\u\(String(unit, radix: 16)) without a high one", at: escape)
+            }
+            if (0xD800...0xDBFF).contains(unit) {
+                guard peek == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u"),
+                    (0xDC00...0xDFFF).contains(try hexUnit())
+                else { throw failure("a high surrogate \\u\(String(unit, radix: 16)) without a low one", at: escape) }
+            }
+        default:
+            throw failure("invalid escape '\\\(Character(UnicodeScalar(bytes[position + 1])))'")
+        }
+    }
+
+    /// With the cursor on `\u`, reads the four hex digits after it.
+    private mutating func hexUnit() throws -> UInt16 {
+        guard position + 6 <= bytes.count else { throw failure("unterminated \\u escape") }
+        var unit: UInt16 = 0
+        for offset in 2..<6 {
+            let byte = bytes[position + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("\\u must be followed by four hex digits")
+            }
+            unit = unit << 4 | UInt16(digit)
+        }
+        position += 6
+        return unit
+    }
+
+    /// Skips one well-formed UTF-8 sequence of two to four bytes (Unicode Table 3-7: no overlong forms, no
+    /// surrogates, nothing past U+10FFFF).
+    private mutating func skipMultiByteCharacter() throws {
+        let lead = bytes[position]
+        let length: Int
+        var second: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            second = 0xA0...0xBF
+        case 0xED:
+            length = 3
+            second = 0x80...0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0:
+            length = 4
+            second = 0x90...0xBF
+        case 0xF4:
+            length = 4
+            second = 0x80...0x8F
+        case 0xF1...0xF3: length = 4
+        default: throw failure("invalid UTF-8 byte 0x\(String(lead, radix: 16)) in a string")
+        }
+        guard position + length <= bytes.count, second.contains(bytes[position + 1]) else {
+            throw failure("invalid UTF-8 sequence in a string")
+        }
+        for offset in 2..<length where !(0x80...0xBF).contains(bytes[position + offset]) {
+            throw failure("invalid UTF-8 sequence in a string")
+        }
+        position += length
+    }
+
+    /// Skips a number, checking the JSON grammar and that it fits a `Double`.
+    mutating func skipNumber() throws {
+        let start = position
+        if peek == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek, Self.isDigit(first) else { throw failure("expected a digit, found \(found)") }
+        if first == UInt8(ascii: "0") {
+            position += 1
+            if let next = peek, Self.isDigit(next) { throw failure("a number with a leading zero", at: start) }
+        } else {
+            skipDigits()
+        }
+        // More digits than any finite Double has before its point, or an exponent, may overflow.
+        var mayOverflow = position - start > 309
+        if peek == UInt8(ascii: ".") {
+            position += 1
+            guard skipDigits() > 0 else { throw failure("expected a digit after '.', found \(found)") }
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            position += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
+            guard skipDigits() > 0 else { throw failure("expected a digit in the exponent, found \(found)") }
+            mayOverflow = true
+        }
+        if mayOverflow {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            guard let value = Double(text), value.isFinite else {
+                throw failure("the number \(text.prefix(40)) is beyond the range of Double", at: start)
+            }
+        }
+    }
+
+    @discardableResult
+    private mutating func skipDigits() -> Int {
+        let start = position
+        while let byte = peek, Self.isDigit(byte) { position += 1 }
+        return position - start
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// Whether a member name read by ``skipString()`` is `key`, compared as Swift compares strings.
+    func name(_ name: Name, equals key: [UInt8]) -> Bool {
+        let raw = UnsafeBufferPointer(rebasing: bytes[name.range])
+        if !name.escaped, raw.count == key.count,
+            raw.isEmpty || key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 })
+        {
+            return true
+        }
+        // Unequal bytes can still be equal strings only through escapes or canonically equivalent Unicode.
+        if !name.escaped && raw.allSatisfy({ $0 < 0x80 }) { return false }
+        return unescape(raw) == String(decoding: key, as: UTF8.self)
+    }
+
+    /// The text of a string's content, already checked by ``skipString()``.
+    private func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var quoted = [UInt8(ascii: "\"")]
+        quoted.append(contentsOf: raw)
+        quoted.append(UInt8(ascii: "\""))
+        return (try? JSONDecoder().decode(String.self, from: Data(quoted))) ?? ""
+    }
+}
