@@ -96,7 +96,7 @@ struct Tour {
         mock.stub(.get("/slow"), MockResponse.json(Note(text: "worth the wait")).delayed(by: .seconds(3)))
         let client = KonexClient.mocked(mock, clock: clock)
         let pending = Task { try await client.request("/slow").responseObject(ofType: Note.self) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         print("a 3-second endpoint is waiting on the manual clock…")
         clock.advance(by: .seconds(3))
         print("advanced 3 s instantly → \(try await pending.value.text)")

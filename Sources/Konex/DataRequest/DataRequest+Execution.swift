@@ -34,6 +34,8 @@ extension DataRequest {
         // without retriers nobody asks, so nothing is started.
         let elapsedOnClientClock = retriers.isEmpty ? nil : Self.stopwatch(client.clock)
         var attempt = 1
+        // What each remembering retrier noted about this request, by its position among the retriers.
+        var notes: [Int: String] = [:]
         while true {
             // 2. adapt
             var request: URLRequest
@@ -85,8 +87,15 @@ extension DataRequest {
             if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
             let elapsed = elapsedOnClientClock?() ?? .zero
             var delay: Duration?
-            decide: for retrier in retriers {
-                switch await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed) {
+            decide: for (position, retrier) in retriers.enumerated() {
+                let decision: RetryDecision
+                if let remembering = retrier as? any RememberingRetrier {
+                    decision = await remembering.shouldRetry(
+                        request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &notes[position])
+                } else {
+                    decision = await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+                }
+                switch decision {
                 case .doNotRetry: continue
                 case .retry(let after):
                     delay = after

@@ -26,3 +26,13 @@ public enum RetryDecision: Sendable {
     /// Give up with this error instead (e.g. the token refresh that would have allowed a retry failed).
     case fail(KonexError)
 }
+
+/// A retrier that keeps a note about one request across its attempts, held by the pipeline so the retrier itself
+/// stays free of per-request state. ``TokenAuthenticator`` notes the token a refresh gave the request, so that
+/// token failing too ends the request instead of refreshing in a loop.
+protocol RememberingRetrier: RequestRetrier {
+    /// Like ``RequestRetrier/shouldRetry(_:dueTo:attempt:elapsed:)``, with this request's note (`nil` at first).
+    func shouldRetry(
+        _ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration, note: inout String?
+    ) async -> RetryDecision
+}

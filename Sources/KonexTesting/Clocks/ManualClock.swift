@@ -8,7 +8,7 @@ import Konex
 /// let clock = ManualClock()
 /// let client = KonexClient(transport: MockTransport(clock: clock).stubbing(.get("/slow"), .json(x).delayed(by: .seconds(3))))
 /// async let value = client.request("/slow").responseData()
-/// await clock.waitForSleepers()          // the request is now waiting on the delay
+/// try await clock.waitForSleepers()      // the request is now waiting on the delay
 /// clock.advance(by: .seconds(3))         // …and now it completes
 /// ```
 public final class ManualClock: Clock, Sendable {
@@ -88,8 +88,13 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Waits (without advancing time) until at least `count` tasks sleep on this clock.
-    /// - Parameter count: How many sleepers to wait for; 1 by default.
-    public func waitForSleepers(_ count: Int = 1) async {
-        while sleeperCount < count { await Task.yield() }
+    /// - Parameters:
+    ///   - count: How many sleepers to wait for; 1 by default.
+    ///   - timeout: How long to wait in real time before giving up.
+    /// - Throws: ``WaitTimeout`` naming how many sleepers there were, so a regression fails instead of hanging.
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
+        try await WaitTimeout.wait(timeout: timeout, until: { sleeperCount >= count }) {
+            "waiting for \(count) sleeper(s) on the ManualClock; \(sleeperCount) sleeping"
+        }
     }
 }

@@ -94,6 +94,17 @@ public final class MockTransport: Transport {
     /// How many requests were received in all, including those dropped from the journal.
     public var requestCount: Int { state.value.received }
 
+    /// Waits until at least `count` requests have been received in all.
+    /// - Parameters:
+    ///   - count: How many requests to wait for.
+    ///   - timeout: How long to wait in real time before giving up.
+    /// - Throws: ``WaitTimeout`` naming how many arrived.
+    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(10)) async throws {
+        try await WaitTimeout.wait(timeout: timeout, until: { requestCount >= count }) {
+            "waiting for \(count) request(s) on the MockTransport; \(requestCount) received"
+        }
+    }
+
     /// The journalled requests that `matcher` matches.
     public func requests(matching matcher: RequestMatcher) -> [RecordedRequest] {
         requests.filter { matcher.matches($0.request) }

@@ -21,7 +21,7 @@ import Testing
             .get("/slow"), MockResponse.string("done").delayed(by: .seconds(3)))
         let client = KonexClient.mocked(mock)
         let task = Task { try await client.request("/slow").responseString() }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(2))
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(1))
@@ -34,7 +34,7 @@ import Testing
         let mock = MockTransport(clock: clock).stubbing(
             .get("/slow"), MockResponse.string("x").delayed(by: .seconds(3)))
         let task = Task { try await KonexClient.mocked(mock).request("/slow").responseString() }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         task.cancel()
         let error = try await #require(throws: KonexError.self) { try await task.value }
         #expect(error.stage == .cancelled)

@@ -87,7 +87,7 @@ import Testing
     @Test func hangEndsOnlyWithCancellation() async throws {
         let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/h"), .fault(.hang))
         let task = Task { try await mock.send(request(url: "https://api.test/h")) }
-        while mock.requestCount == 0 { await Task.yield() }
+        try await mock.waitForRequests(1)
         for _ in 0..<100 { await Task.yield() }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }

@@ -8,7 +8,7 @@ import Testing
     @Test func cancellingTheTaskCancelsTheTransport() async throws {
         let (client, mock) = makeClient { $0.stub(.get("/v1/hang"), .fault(.hang)) }
         let task = Task { try await client.request("hang").responseData() }
-        while mock.requestCount == 0 { await Task.yield() }
+        try await mock.waitForRequests(1)
         task.cancel()
         let error = await #expect(throws: KonexError.self) { try await task.value }
         #expect(error?.stage == .cancelled)
@@ -24,7 +24,7 @@ import Testing
         let handle = client.request("slow").responseString(
             onSuccess: { value in outcomes.withLock { $0.append("success:\(value)") } },
             onError: { error in outcomes.withLock { $0.append("error:\(error.stage)") } })
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         handle.cancel()
         clock.advance(by: .seconds(10))
         await handle.wait()

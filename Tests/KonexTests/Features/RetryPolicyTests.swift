@@ -112,7 +112,7 @@ import Testing
         let mock = MockTransport(clock: clock).stubbing(.get("/v1/x"), .status(503))
         let client = KonexClient.mocked(mock, baseURL: api, clock: clock)
         let task = Task { try await client.request("x").validate().retry(policy()).response() }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         task.cancel()
         let error = try await #require(throws: KonexError.self) { try await task.value }
         #expect(error.stage == .cancelled)

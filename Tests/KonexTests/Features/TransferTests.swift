@@ -46,7 +46,7 @@ import Testing
         let destination = directory.appendingPathComponent("big.bin")
         let (client, mock) = makeClient { $0.stub(.get("/v1/big"), .fault(.hang)) }
         let task = Task { try await client.request("big").download(to: destination) }
-        while mock.requestCount == 0 { await Task.yield() }
+        try await mock.waitForRequests(1)
         task.cancel()
         let error = try await #require(throws: KonexError.self) { try await task.value }
         #expect(error.stage == .cancelled)

@@ -72,7 +72,7 @@ import Testing
             weakClient = client
             task = Task { try await client.request("x").responseString() }
         }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(1))
         #expect(try await task.value == "late but fine")
         #expect(weakClient == nil)
