@@ -101,8 +101,11 @@ import Testing
         mock.stub(.get("/v1/me"), .status(401))
         let issued = Lock(0)
         let auth = TokenAuthenticator(credential: .init(accessToken: "t0")) { _ in
-            .init(accessToken: "t\(issued.withLock { $0 += 1
-return $0 })")
+            let number = issued.withLock {
+                $0 += 1
+                return $0
+            }
+            return .init(accessToken: "t\(number)")
         }
         let clock = ManualClock()
         let client = KonexClient.mocked(mock, baseURL: api, clock: clock)
