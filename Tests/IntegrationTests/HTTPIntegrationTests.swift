@@ -20,6 +20,14 @@ struct HTTPIntegrationTests {
         #expect(echo.args["filter[open]"] == .one("true"))
     }
 
+    @Test func lowerCaseHeaderNamesFromARealServerAreFoundInAnyCase() async throws {
+        let response = try await Server.client().request("/response-headers?etag=abc&x-lower-case=yes").validate()
+            .response()
+        #expect(response.headers["ETag"] == "abc")
+        #expect(response.headers["X-Lower-Case"] == "yes")
+        #expect(response.headers.fields.contains { $0.name == "etag" || $0.name == "Etag" })
+    }
+
     struct Anything: KonexRequest {
         var method: HTTPMethod
         var body: RequestBody?

@@ -30,8 +30,8 @@ public struct Response<Value: Sendable>: Sendable {
     /// The HTTP status code.
     public var statusCode: Int { response.statusCode }
 
-    /// The response headers.
-    public var headers: [String: String] { response.headerFields }
+    /// The response headers; `headers["ETag"]` finds the field whatever the case of its name.
+    public var headers: HTTPHeaders { HTTPHeaders(response) }
 
     /// A header's value, matched case-insensitively.
     public func value(forHTTPHeaderField name: String) -> String? { response.value(forHTTPHeaderField: name) }

@@ -82,8 +82,8 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// The response's status code, when a response arrived.
     public var statusCode: Int? { response?.statusCode }
 
-    /// The response's headers, when a response arrived.
-    public var headers: [String: String] { response?.headerFields ?? [:] }
+    /// The response's headers (empty when no response arrived); `headers["Retry-After"]` ignores case.
+    public var headers: HTTPHeaders { response.map(HTTPHeaders.init) ?? [:] }
 
     /// The decoded error body as `type`, when validation failed and the call gave `errorType: type`.
     /// - Parameter type: The error body's type.
@@ -124,16 +124,5 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         var text = description
         if let underlyingError { text += "\nUnderlying error: \(String(reflecting: underlyingError))" }
         return text
-    }
-}
-
-extension HTTPURLResponse {
-    /// The headers as a `[String: String]`, names as the server sent them.
-    public var headerFields: [String: String] {
-        var fields: [String: String] = [:]
-        for (name, value) in allHeaderFields {
-            if let name = name as? String, let value = value as? String { fields[name] = value }
-        }
-        return fields
     }
 }

@@ -60,7 +60,7 @@ public struct LoggingPlugin: KonexPlugin {
             var lines = [
                 "← \(received.response.statusCode) \(target) (\(String(format: "%.1f", milliseconds)) ms, \(received.data.count) bytes)"
             ]
-            if level >= .headers { lines += headerLines(received.response.headerFields) }
+            if level >= .headers { lines += headerLines(HTTPHeaders(received.response).dictionary) }
             if level >= .bodies, !received.data.isEmpty { lines.append(bodyLine(received.data)) }
             sink(lines.joined(separator: "\n"))
         case .failure(let error):

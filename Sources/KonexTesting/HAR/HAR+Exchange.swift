@@ -17,7 +17,7 @@ extension HAR.Entry {
                 postData = HAR.PostData(mimeType: mime, text: requestBody.base64EncodedString(), _encoding: "base64")
             }
         }
-        let responseHeaders = response.headerFields.sorted { $0.key.lowercased() < $1.key.lowercased() }
+        let responseHeaders = HTTPHeaders(response).dictionary.sorted { $0.key.lowercased() < $1.key.lowercased() }
             .map { HAR.NameValue(name: $0.key, value: $0.value) }
         let mime = response.value(forHTTPHeaderField: "Content-Type") ?? ""
         let text = String(data: body, encoding: .utf8)

@@ -1,0 +1,89 @@
+import Foundation
+
+/// HTTP header fields: names kept as the server sent them, looked up without regard to case.
+///
+/// HTTP/2 and many servers send names in lower case; `headers["ETag"]` finds an `etag` field all the same.
+/// ```swift
+/// let response = try await client.request(GetPost(id: 1)).response(of: Post.self)
+/// let tag = response.headers["ETag"]          // "etag", "ETag" or "ETAG" on the wire
+/// for (name, value) in response.headers { print(name, value) }
+/// ```
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// The fields in the order they were given, names as written.
+    public private(set) var fields: [(name: String, value: String)]
+
+    /// Creates headers from name–value pairs; a later field with the same name (in any case) replaces an earlier one.
+    public init(_ fields: some Sequence<(String, String)>) {
+        self.fields = []
+        for (name, value) in fields { self[name] = value }
+    }
+
+    /// Creates headers from a dictionary.
+    public init(_ dictionary: [String: String]) { self.init(dictionary.map { ($0.key, $0.value) }) }
+
+    public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
+
+    /// The headers of a response, as Foundation reports them.
+    public init(_ response: HTTPURLResponse) {
+        self.init(
+            response.allHeaderFields.lazy.compactMap { name, value in
+                (name as? String).flatMap { name in (value as? String).map { (name, $0) } }
+            })
+    }
+
+    /// The value of the field named `name` in any case; setting `nil` removes it.
+    public subscript(name: String) -> String? {
+        get { fields.first { Self.equal($0.name, name) }?.value }
+        set {
+            let index = fields.firstIndex { Self.equal($0.name, name) }
+            switch (index, newValue) {
+            case (let index?, let value?): fields[index] = (name, value)
+            case (let index?, nil): fields.remove(at: index)
+            case (nil, let value?): fields.append((name, value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// The fields as a dictionary, names as written (for APIs that take `[String: String]`).
+    public var dictionary: [String: String] {
+        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// How many fields there are.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> { fields.makeIterator() }
+
+    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+
+    /// Equal when they hold the same fields, whatever the case of the names and the order.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.count == rhs.count && lhs.fields.allSatisfy { rhs[$0.name] == $0.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent, so equal headers hash alike.
+        hasher.combine(fields.reduce(0) { $0 ^ $1.name.lowercased().hashValue ^ $1.value.hashValue &* 31 })
+    }
+
+    /// ASCII case-insensitive equality: header names are tokens, never other letters.
+    static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?) where lowercased(a) == lowercased(b): continue
+            default: return false
+            }
+        }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}

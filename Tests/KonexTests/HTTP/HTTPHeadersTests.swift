@@ -1,0 +1,49 @@
+import Foundation
+import KonexTesting
+import Testing
+
+@testable import Konex
+
+@Suite struct HTTPHeadersTests {
+    @Test(arguments: ["ETag", "etag", "ETAG", "eTaG"])
+    func lookupIgnoresTheCaseOfTheName(name: String) {
+        let headers: HTTPHeaders = ["etag": "\"v1\"", "Content-Type": "application/json"]
+        #expect(headers[name] == "\"v1\"")
+        #expect(headers["content-type"] == "application/json")
+        #expect(headers["E-Tag"] == nil)
+        #expect(headers["etagx"] == nil)
+    }
+
+    @Test func settingReplacesWhateverTheCaseAndNilRemoves() {
+        var headers = HTTPHeaders([("X-Trace", "1")])
+        headers["x-trace"] = "2"
+        #expect(headers.count == 1)
+        #expect(headers.fields.map(\.name) == ["x-trace"])
+        #expect(headers["X-TRACE"] == "2")
+        headers["X-Trace"] = nil
+        #expect(headers.isEmpty)
+    }
+
+    @Test func equalityAndHashingIgnoreCaseAndOrder() {
+        let a: HTTPHeaders = ["A": "1", "b": "2"]
+        let b: HTTPHeaders = ["B": "2", "a": "1"]
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != ["A": "1", "b": "3"])
+        #expect(a.dictionary == ["A": "1", "b": "2"])
+    }
+
+    @Test func responsesAndErrorsExposeCaseInsensitiveHeaders() async throws {
+        let mock = MockTransport()
+        mock.stub(.get("/ok"), .string("x", headers: ["etag": "\"v2\"", "x-rate-limit": "10"]))
+        mock.stub(.get("/limited"), .status(429, headers: ["retry-after": "3"]))
+        let client = KonexClient.mocked(mock)
+        let response = try await client.request("ok").response()
+        #expect(response.headers["ETag"] == "\"v2\"")
+        #expect(response.headers["X-Rate-Limit"] == "10")
+        let error = try await #require(throws: KonexError.self) {
+            try await client.request("limited").validate().response()
+        }
+        #expect(error.headers["Retry-After"] == "3")
+    }
+}
