@@ -28,6 +28,44 @@ struct HTTPIntegrationTests {
         #expect(response.headers.fields.contains { $0.name == "etag" || $0.name == "Etag" })
     }
 
+    @Test(arguments: [
+        ("/anything/a b", "/anything/a%20b"),
+        ("/anything/x|y", "/anything/x%7Cy"),
+        ("/anything/café", "/anything/caf%C3%A9"),
+        ("/anything/100%", "/anything/100%25"),
+        ("/anything/a:b@c;d=e", "/anything/a:b@c;d=e"),
+        ("/anything/p?q=a b|é", "/anything/p?q=a%20b%7C%C3%A9"),
+    ])
+    func pathsWithSpacesReservedAndNonASCIITextRoundTrip(path: String, sent: String) async throws {
+        // httpbin decodes the path before echoing it: what it understood is what the caller wrote.
+        let echo = try await Server.client().request(path).validate().responseObject(ofType: Echo.self)
+        #expect(Self.decoded(echo.url) == Server.url!.absoluteString + path)
+        // The bytes on the wire, read off a raw socket.
+        let server = try MisbehavingServer(reply: Data("HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n".utf8))
+        let client = KonexClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            transport: URLSessionTransport(configuration: .ephemeral), timeout: .seconds(10))
+        _ = try await client.request(path).validate().response()
+        #expect(server.requestLines == ["GET \(sent) HTTP/1.1"])
+    }
+
+    /// Percent-decodes the valid `%XX` escapes and keeps anything else as it is.
+    static func decoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var input = Array(text.utf8)[...]
+        while let byte = input.popFirst() {
+            if byte == UInt8(ascii: "%"), input.count >= 2,
+                let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                input = input.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     struct Anything: KonexRequest {
         var method: HTTPMethod
         var body: RequestBody?

@@ -1,4 +1,5 @@
 import Foundation
+import Konex
 
 #if canImport(Glibc)
     import Glibc
@@ -15,6 +16,10 @@ import Foundation
 final class MisbehavingServer: @unchecked Sendable {  // immutable after init
     let port: UInt16
     private let listener: Int32
+    private let received = Lock<[String]>([])
+
+    /// The request lines received so far (e.g. `GET /a%20b HTTP/1.1`), exactly as they came off the socket.
+    var requestLines: [String] { received.value }
 
     init(reply: Data) throws {
         let listener = socket(AF_INET, streamSocketType, 0)
@@ -33,12 +38,15 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
         }
         port = UInt16(bigEndian: address.sin_port)
         self.listener = listener
+        let received = self.received
         Thread.detachNewThread {
             while true {
                 let connection = accept(listener, nil, nil)
                 if connection < 0 { return }
                 var buffer = [UInt8](repeating: 0, count: 4_096)
-                _ = recv(connection, &buffer, buffer.count, 0)
+                let count = recv(connection, &buffer, buffer.count, 0)
+                let line = buffer.prefix(max(0, count)).prefix { $0 != 0x0D && $0 != 0x0A }
+                received.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
                 reply.withUnsafeBytes { raw in
                     if raw.count > 0 { _ = send(connection, raw.baseAddress!, raw.count, noSignalFlag) }
                 }

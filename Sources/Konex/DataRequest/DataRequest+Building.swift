@@ -128,7 +128,7 @@ extension DataRequest {
     static func resolve(_ path: String, against base: CheckedBase?, method: HTTPMethod) throws -> URL {
         if path.isEmpty { throw KonexError.invalidRequest("the request path is empty", method: method) }
         if hasScheme(path) {
-            guard let url = URL(string: path) else {
+            guard let url = URL(string: String(URLText.encoded(path[...]))) else {
                 throw KonexError.invalidRequest("\"\(path)\" is not a valid URL", method: method)
             }
             try checkScheme(url, method: method)
@@ -142,7 +142,7 @@ extension DataRequest {
         if let problem = base.problem { throw problem }
         var joined = base.prefix
         joined += "/"
-        joined += path.drop(while: { $0 == "/" })
+        joined += URLText.encoded(path.drop(while: { $0 == "/" }))
         guard let url = URL(string: joined) else {
             throw KonexError.invalidRequest("\"\(joined)\" is not a valid URL", method: method)
         }
