@@ -22,12 +22,15 @@ let package = Package(
         .executableTarget(
             name: "konex-bench", dependencies: ["Konex", "KonexTesting"], path: "Benchmarks/KonexBench",
             swiftSettings: strict),
+        // What the three test targets share (error capture that compiles with Swift 6.0's Testing).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
-            name: "KonexTests", dependencies: ["Konex", "KonexTesting"],
+            name: "KonexTests", dependencies: ["Konex", "KonexTesting", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "KonexTestingTests", dependencies: ["Konex", "KonexTesting"], exclude: ["Fixtures"],
+            name: "KonexTestingTests", dependencies: ["Konex", "KonexTesting", "TestSupport"], exclude: ["Fixtures"],
             swiftSettings: strict),
-        .testTarget(name: "IntegrationTests", dependencies: ["Konex", "KonexTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["Konex", "KonexTesting", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Konex
+import TestSupport
 import Testing
 
 /// Faults on real sockets. These need no httpbin, so they always run.
@@ -14,7 +15,7 @@ import Testing
     @Test func serverThatClosesWithoutRespondingIsATransportError() async throws {
         let server = try MisbehavingServer(reply: Data())
         let started = ContinuousClock.now
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client(server).request("/x").responseData()
         }
         #expect(error.stage == .transport)
@@ -26,7 +27,7 @@ import Testing
     @Test func connectionLostMidBodyIsATransportError() async throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
         let server = try MisbehavingServer(reply: Data((head + #"{"id": 1, "tit"#).utf8))
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client(server).request("/x").responseJSON()
         }
         #expect(error.stage == .transport)

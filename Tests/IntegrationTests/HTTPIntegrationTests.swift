@@ -1,6 +1,7 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 @Suite(.enabled(if: Server.isAvailable, Server.skipReason))
@@ -142,12 +143,12 @@ struct HTTPIntegrationTests {
             struct Show: Decodable, Sendable { var title: String }
             var slideshow: Show
         }
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await Server.client().request("/json").validate(statusCode: [201])
                 .responseData()
         }
         #expect(error.statusCode == 200)
-        let typed = try await #require(throws: KonexError.self) {
+        let typed = try await requireThrows(KonexError.self) {
             try await Server.client().request("/json").validate(statusCode: [201])
                 .responseObject(ofType: Empty.self, errorType: Slideshow.self)
         }
@@ -172,7 +173,7 @@ struct HTTPIntegrationTests {
 
     @Test func timeoutIsATransportErrorThatSaysSo() async throws {
         let started = ContinuousClock.now
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await Server.client(timeout: .milliseconds(500)).request("/delay/5").response()
         }
         #expect(error.stage == .transport)
@@ -186,7 +187,7 @@ struct HTTPIntegrationTests {
         let task = Task { try await client.request("/delay/5").response() }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
-        let error = try await #require(throws: KonexError.self) { try await task.value }
+        let error = try await requireThrows(KonexError.self) { try await task.value }
         #expect(error.stage == .cancelled)
         #expect(ContinuousClock.now - started < .seconds(5 * 3))  // a hang detector, not a speed target (TSan is slow)
     }
@@ -246,7 +247,7 @@ struct HTTPIntegrationTests {
             .validate().responseObject(ofType: Authenticated.self)
         #expect(ok.authenticated && ok.user == "ada")
         let started = ContinuousClock.now
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("/basic-auth/ada/s3cret").timeout(.seconds(20)).validate().response()
         }
         #expect(error.statusCode == 401)
@@ -262,7 +263,7 @@ struct HTTPIntegrationTests {
         let token = try await client.request("/bearer").withAdapter(.bearer("t0k3n")).validate().responseObject(
             ofType: Token.self)
         #expect(token.token == "t0k3n")
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("/bearer").validate().response()
         }
         #expect(error.statusCode == 401)
@@ -298,7 +299,7 @@ struct HTTPIntegrationTests {
         // Port 9 (discard) has no listener on these machines.
         let client = KonexClient(
             baseURL: URL(string: "http://127.0.0.1:9")!, transport: URLSessionTransport(configuration: .ephemeral))
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("/get").timeout(.seconds(5)).response()
         }
         #expect(error.stage == .transport)

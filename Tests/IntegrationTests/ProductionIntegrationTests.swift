@@ -1,6 +1,7 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 @Suite(.enabled(if: Server.isAvailable, Server.skipReason))
@@ -28,7 +29,7 @@ struct ProductionIntegrationTests {
         }
         let attempts = Attempts()
         let client = Server.client(clock: ImmediateClock())
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("/status/503").withPlugin(attempts).validate()
                 .retry(RetryPolicy(maximumAttempts: 3)).response()
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 @Suite struct DelayTests {
@@ -36,7 +37,7 @@ import Testing
         let task = Task { try await KonexClient.mocked(mock).request("/slow").responseString() }
         try await clock.waitForSleepers()
         task.cancel()
-        let error = try await #require(throws: KonexError.self) { try await task.value }
+        let error = try await requireThrows(KonexError.self) { try await task.value }
         #expect(error.stage == .cancelled)
     }
 

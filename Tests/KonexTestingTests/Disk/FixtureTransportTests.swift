@@ -1,6 +1,7 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 @Suite struct FixtureTransportTests {
@@ -29,7 +30,7 @@ import Testing
             let method: HTTPMethod = .delete
         }
         #expect(try await client.request(Remove()).validate().response().statusCode == 204)
-        let offline = try await #require(throws: KonexError.self) {
+        let offline = try await requireThrows(KonexError.self) {
             try await client.request("/offline").responseData()
         }
         #expect((offline.underlyingError as? URLError)?.code == .notConnectedToInternet)
@@ -60,7 +61,7 @@ import Testing
         #expect(throws: FixtureError.self) { try fixtures.url(path) }
     }
 
-    @Test func symlinksOutOfTheDirectoryAreRejected() throws {
+    @Test func symlinksOutOfTheDirectoryAreRejected() async throws {
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let outside = try temporaryDirectory()
@@ -69,7 +70,7 @@ import Testing
         try FileManager.default.createSymbolicLink(
             at: root.appendingPathComponent("link"), withDestinationURL: outside)
         let directory = FixtureDirectory(root)
-        let error = try #require(throws: FixtureError.self) { try directory.url("link/secret.get.json") }
+        let error = try await requireThrows(FixtureError.self) { try directory.url("link/secret.get.json") }
         #expect(error.description.contains("outside"))
         let transport = try FixtureTransport(directory: directory, clock: ImmediateClock())
         #expect(transport.mock.unusedEndpoints.isEmpty)  // the symlinked fixture was not loaded
@@ -90,9 +91,9 @@ import Testing
         ("missing", "missing required field .log.entries[0].request"),
         ("meta", "malformed fixture metadata"),
     ])
-    func malformedFixturesNameFileAndField(folder: String, message: String) throws {
+    func malformedFixturesNameFileAndField(folder: String, message: String) async throws {
         let directory = FixtureDirectory(besides: #filePath, named: "../Fixtures/bad/\(folder)")
-        let error = try #require(throws: FixtureError.self) { try FixtureTransport(directory: directory) }
+        let error = try await requireThrows(FixtureError.self) { try FixtureTransport(directory: directory) }
         #expect(error.description.contains(message), "\(error)")
     }
 

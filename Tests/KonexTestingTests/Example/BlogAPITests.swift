@@ -1,6 +1,7 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 /// The example app client, tested entirely with fixtures in Fixtures/blog (no network, no real waiting).
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func missingArticleCarriesTheServersError() async throws {
-        let error = try await #require(throws: KonexError.self) { try await blog().0.article(id: 404) }
+        let error = try await requireThrows(KonexError.self) { try await blog().0.article(id: 404) }
         #expect(error.statusCode == 404)
         #expect(error.errorBody(as: BlogError.self) == BlogError(error: "no such article"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 @Suite struct MockTransportTests {
@@ -38,7 +39,7 @@ import Testing
         #expect(try await client.request("/x").responseString() == "first")
         #expect(try await client.request("/x").responseString() == "second")
         #expect(try await client.request("/x").responseString() == "second")
-        let error = try await #require(throws: KonexError.self) { try await client.request("/x").responseString() }
+        let error = try await requireThrows(KonexError.self) { try await client.request("/x").responseString() }
         let unmatched = try #require(error.underlyingError as? UnmatchedRequestError)
         #expect(
             unmatched.nearest.map(\.differences) == [
@@ -68,7 +69,7 @@ import Testing
     ])
     func transportFaults(fault: Fault, code: URLError.Code) async throws {
         let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/f"), .fault(fault))
-        let error = try await #require(throws: URLError.self) {
+        let error = try await requireThrows(URLError.self) {
             try await mock.send(request(url: "https://api.test/f"))
         }
         #expect(error.code == code)
@@ -119,7 +120,7 @@ import Testing
         mock.stub(.post("/users"), .status(201))
         mock.stub(.delete("/a/b/c"), .status(204))
         mock.stub(.put("/zzz"), .status(204))
-        let error = try await #require(throws: UnmatchedRequestError.self) {
+        let error = try await requireThrows(UnmatchedRequestError.self) {
             try await mock.send(request(url: "https://api.test/users/2?page=1"))
         }
         #expect(error.nearest.count == 3)
@@ -134,7 +135,7 @@ import Testing
     }
 
     @Test func noEndpointsIsSaidPlainly() async throws {
-        let error = try await #require(throws: UnmatchedRequestError.self) {
+        let error = try await requireThrows(UnmatchedRequestError.self) {
             try await MockTransport().send(request(url: "https://api.test/x"))
         }
         #expect(error.description.hasSuffix("(no endpoints are declared)"))
@@ -145,14 +146,14 @@ import Testing
         mock.stub(.get("/used"), .status(200))
         mock.stub(.get("/unused"), .status(200))
         _ = try await mock.send(request(url: "https://api.test/used"))
-        let error = try #require(throws: MockConfigurationError.self) { try mock.verifyAllEndpointsUsed() }
+        let error = try await requireThrows(MockConfigurationError.self) { try mock.verifyAllEndpointsUsed() }
         #expect(error.description == "1 mock endpoint(s) never used: GET /unused")
     }
 
     @Test func unreadableBodyFileIsAClearError() async throws {
         let mock = MockTransport(clock: ImmediateClock()).stubbing(
             .get("/f"), .file(URL(fileURLWithPath: "/nonexistent/x.json")))
-        let error = try await #require(throws: MockConfigurationError.self) {
+        let error = try await requireThrows(MockConfigurationError.self) {
             try await mock.send(request(url: "https://api.test/f"))
         }
         #expect(error.description.hasPrefix("the mock body file /nonexistent/x.json cannot be read"))
@@ -171,7 +172,7 @@ import Testing
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/me"), .string("me"))
         mock.stub(.get("/never"), .string("x"))
-        let error = try await #require(throws: MockConfigurationError.self) {
+        let error = try await requireThrows(MockConfigurationError.self) {
             try await mock.verifying { client in _ = try await client.request("/me").responseString() }
         }
         #expect(error.description == "1 mock endpoint(s) never used: GET /never")

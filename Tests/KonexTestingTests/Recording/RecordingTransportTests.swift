@@ -1,6 +1,7 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 @Suite struct RecordingTransportTests {
@@ -22,7 +23,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("posts.har")
         let recorder = try RecordingTransport(live: live(), fixture: file, mode: .none, environment: local)
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await KonexClient.mocked(recorder).request("/posts").responseData()
         }
         let fixtureError = try #require(error.underlyingError as? FixtureError)
@@ -92,7 +93,7 @@ import Testing
             live: live(), fixture: file, mode: .none, environment: ["KONEX_RECORD_MODE": "once"])
         #expect(await viaEnvironment.mode == .once)
         let onCI = try RecordingTransport(live: live(), fixture: file, mode: .once, environment: ["CI": "true"])
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await KonexClient.mocked(onCI).request("/posts").responseData()
         }
         #expect(String(describing: error.underlyingError!).contains("because CI=true"))
@@ -152,7 +153,7 @@ import Testing
         let guarded = directory.appendingPathComponent("guarded.har")
         let refusing = try RecordingTransport(
             live: live(), fixture: guarded, mode: .once, redaction: strict, environment: local)
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await KonexClient.mocked(refusing).request("/posts").responseData()
         }
         #expect(String(describing: error.underlyingError!).contains("still contains a registered secret"))

@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -10,7 +11,7 @@ import Testing
         let task = Task { try await client.request("hang").responseData() }
         try await mock.waitForRequests(1)
         task.cancel()
-        let error = await #expect(throws: KonexError.self) { try await task.value }
+        let error = await expectThrows(KonexError.self) { try await task.value }
         #expect(error?.stage == .cancelled)
         #expect(error?.url?.absoluteString == "https://api.test/v1/hang")
     }
@@ -49,14 +50,14 @@ import Testing
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.request("x").responseData()
         }
-        let error = await #expect(throws: KonexError.self) { try await task.value }
+        let error = await expectThrows(KonexError.self) { try await task.value }
         #expect(error?.stage == .cancelled)
         #expect(mock.requestCount == 0)
     }
 
     @Test func systemCancellationFaultIsReportedAsCancelled() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .fault(.cancelled)) }
-        let error = await #expect(throws: KonexError.self) { try await client.request("x").responseData() }
+        let error = await expectThrows(KonexError.self) { try await client.request("x").responseData() }
         #expect(error?.stage == .cancelled)
     }
 }

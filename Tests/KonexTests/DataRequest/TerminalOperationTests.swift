@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -52,7 +53,7 @@ import Testing
         ("data.total.x", "expected an object at data.total, found a number"),
     ])
     func keyPathFailuresNameThePath(path: String, message: String) async throws {
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client().request("envelope").responseObject(ofType: Post.self, atKeyPath: path)
         }
         #expect(error?.stage == .decoding)
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func keyPathTypeMismatchPrefixesTheCodingPath() async throws {
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client().request("envelope").responseArray(of: Int.self, atKeyPath: "data.items")
         }
         #expect(error?.codingPath == "data.items[0]")
@@ -148,7 +149,7 @@ import Testing
 
     @Test func requiredValueFromEmptyBodyIsAClearError() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .status(204)) }
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request("x").responseObject(ofType: Post.self)
         }
         #expect(error?.stage == .decoding)
@@ -163,14 +164,14 @@ import Testing
                     APIError(code: "expired", message: "Token expired"), status: 401,
                     headers: ["WWW-Authenticate": "Bearer"]))
         }
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request("me").validate().responseObject(ofType: Post.self, errorType: APIError.self)
         }
         #expect(error?.stage == .validation)
         #expect(error?.statusCode == 401)
         #expect(error?.headers["WWW-Authenticate"] == "Bearer")
         #expect(error?.errorBody(as: APIError.self) == APIError(code: "expired", message: "Token expired"))
-        let chained = await #expect(throws: KonexError.self) {
+        let chained = await expectThrows(KonexError.self) {
             try await client.request("me").validate().decodingErrors(as: APIError.self).responseData()
         }
         #expect(chained?.errorBody(as: APIError.self)?.code == "expired")
@@ -178,7 +179,7 @@ import Testing
 
     @Test func mismatchedErrorBodyKeepsTheStatus() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string("<html>oops</html>", status: 502)) }
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request("x").validate().responseObject(ofType: Post.self, errorType: APIError.self)
         }
         #expect(error?.statusCode == 502)

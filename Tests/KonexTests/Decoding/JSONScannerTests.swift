@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -62,8 +63,8 @@ import Testing
         ("", "a", "unexpected end of data"),
         ("\u{FEFF}", "a", "unexpected end of data"),
     ])
-    func refuses(document: String, path: String, reason: String) throws {
-        let failure = try #require(throws: JSONScanner.Failure.self) { try scan(document, path) }
+    func refuses(document: String, path: String, reason: String) async throws {
+        let failure = try await requireThrows(JSONScanner.Failure.self) { try scan(document, path) }
         #expect(failure.isSyntaxError)
         #expect(failure.description.contains(reason), "\(failure)")
     }
@@ -77,17 +78,17 @@ import Testing
             [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x7D],  // past U+10FFFF
             [0xFE, 0xFF, 0x00, 0x7B, 0x00, 0x7D],  // UTF-16: Konex reads UTF-8 JSON only
         ] as [[UInt8]])
-    func refusesWhatIsNotUTF8(bytes: [UInt8]) throws {
-        let failure = try #require(throws: JSONScanner.Failure.self) { try scan(Data(bytes), "a") }
+    func refusesWhatIsNotUTF8(bytes: [UInt8]) async throws {
+        let failure = try await requireThrows(JSONScanner.Failure.self) { try scan(Data(bytes), "a") }
         #expect(failure.isSyntaxError)
     }
 
-    @Test func nestingUpToFoundationsLimitAndNoDeeper() throws {
+    @Test func nestingUpToFoundationsLimitAndNoDeeper() async throws {
         func nested(_ depth: Int) -> String {
             "{\"a\":" + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
         }
         #expect(try scan(nested(JSONScanner.maximumDepth), "a").count == 2 * (JSONScanner.maximumDepth - 1))
-        let failure = try #require(throws: JSONScanner.Failure.self) {
+        let failure = try await requireThrows(JSONScanner.Failure.self) {
             try scan(nested(JSONScanner.maximumDepth + 1), "a")
         }
         #expect(failure.description.contains("more than 512 nested"))
@@ -95,8 +96,8 @@ import Testing
         #expect(throws: JSONScanner.Failure.self) { try scan(nested(200_000), "a") }
     }
 
-    @Test func pathFailuresAreNotSyntaxErrors() throws {
-        let failure = try #require(throws: JSONScanner.Failure.self) { try scan(#"{"a":{"b":1}}"#, "a.c") }
+    @Test func pathFailuresAreNotSyntaxErrors() async throws {
+        let failure = try await requireThrows(JSONScanner.Failure.self) { try scan(#"{"a":{"b":1}}"#, "a.c") }
         #expect(!failure.isSyntaxError)
         #expect(failure.description == "key not found: \"c\" at a")
     }
@@ -105,7 +106,7 @@ import Testing
         let mock = MockTransport()
         mock.stub(.get("/x"), .string(#"{"next":""x","data":{"id":1}}"#))
         let client = KonexClient.mocked(mock, baseURL: URL(string: "https://api.test")!)
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("x").responseObject(ofType: [String: Int].self, atKeyPath: "data")
         }
         #expect(error.stage == .decoding)

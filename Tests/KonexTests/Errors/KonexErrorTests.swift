@@ -1,13 +1,14 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 @Suite struct KonexErrorTests {
     @Test func decodingErrorTellsTheWholeStory() async throws {
         let body = #"[{"id": 1, "title": "ok"}, {"id": 2, "title": 42}]"#
         let (client, _) = makeClient { $0.stub(.get("/v1/posts"), .string(body, contentType: "application/json")) }
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("posts").responseArray(of: Post.self)
         }
         #expect(error.stage == .decoding)
@@ -24,7 +25,7 @@ import Testing
     @Test func bodySnippetIsCappedAt200Bytes() async throws {
         let body = String(repeating: "x", count: 1_000)
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string(body)) }
-        let error = try await #require(throws: KonexError.self) { try await client.request("x").responseJSON() }
+        let error = try await requireThrows(KonexError.self) { try await client.request("x").responseJSON() }
         #expect(error.bodySnippet == String(repeating: "x", count: 200) + "…")
     }
 
@@ -34,7 +35,7 @@ import Testing
     ])
     func transportErrorsNameTheURLError(fault: Fault, name: String) async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .fault(fault)) }
-        let error = try await #require(throws: KonexError.self) { try await client.request("x").responseData() }
+        let error = try await requireThrows(KonexError.self) { try await client.request("x").responseData() }
         #expect(error.stage == .transport)
         #expect(error.message.hasPrefix(name))
         #expect(error.underlyingError is URLError)
@@ -45,7 +46,7 @@ import Testing
     @Test func processingErrorNamesTheProcessor() async throws {
         struct Boom: Error {}
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string("{}")) }
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("x").process { _, _ in throw Boom() }.responseData()
         }
         #expect(error.stage == .processing)
@@ -62,7 +63,7 @@ import Testing
     ])
     func hostileBodiesAreDecodingErrors(response: MockResponse, reason: String) async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), response) }
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("x").responseObject(ofType: Post.self)
         }
         #expect(error.stage == .decoding)
@@ -73,7 +74,7 @@ import Testing
         let (client, _) = makeClient {
             $0.stub(.get("/v1/x"), .data(Data([0xFF, 0xFE, 0x00, 0xC3]), contentType: "text/plain"))
         }
-        let error = try await #require(throws: KonexError.self) { try await client.request("x").responseString() }
+        let error = try await requireThrows(KonexError.self) { try await client.request("x").responseString() }
         #expect(error.stage == .decoding)
         #expect(error.message.contains("not valid"))
     }
@@ -81,14 +82,14 @@ import Testing
     @Test func oversizedBodyIsRefused() async throws {
         let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/v1/big"), .data(Data(count: 2_048)))
         let client = KonexClient(baseURL: api, transport: mock, maximumResponseSize: 1_024)
-        let error = try await #require(throws: KonexError.self) { try await client.request("big").responseData() }
+        let error = try await requireThrows(KonexError.self) { try await client.request("big").responseData() }
         #expect(error.stage == .transport)
         #expect(error.message == "the response body of 2048 bytes exceeds maximumResponseSize (1024 bytes)")
     }
 
     @Test func unmatchedMockRequestSurfacesAsTransportErrorWithDiagnostics() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/users/{id}").query(["page": "2"]), .status(200)) }
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("users/7?page=1").responseData()
         }
         #expect(error.stage == .transport)

@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -37,7 +38,7 @@ import Testing
 
     @Test func stopsAtMaximumAttemptsWithTheLastError() async throws {
         let (client, mock) = makeClient { $0.stub(.get("/v1/x"), .status(500)) }
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("x").validate().retry(policy(3)).response()
         }
         #expect(mock.requestCount == 3)
@@ -114,7 +115,7 @@ import Testing
         let task = Task { try await client.request("x").validate().retry(policy()).response() }
         try await clock.waitForSleepers()
         task.cancel()
-        let error = try await #require(throws: KonexError.self) { try await task.value }
+        let error = try await requireThrows(KonexError.self) { try await task.value }
         #expect(error.stage == .cancelled)
         #expect(mock.requestCount == 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -131,7 +132,7 @@ import Testing
         let client = KonexClient.mocked(mock, baseURL: api)
         client.adapters = [auth]
         client.retriers = [auth]
-        let error = try await #require(throws: KonexError.self) { try await client.request("me").validate().response() }
+        let error = try await requireThrows(KonexError.self) { try await client.request("me").validate().response() }
         #expect(error.statusCode == 401)
         #expect(mock.requestCount == 2)
         #expect(auth.refreshCount == 1)

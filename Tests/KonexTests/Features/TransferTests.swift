@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -48,7 +49,7 @@ import Testing
         let task = Task { try await client.request("big").download(to: destination) }
         try await mock.waitForRequests(1)
         task.cancel()
-        let error = try await #require(throws: KonexError.self) { try await task.value }
+        let error = try await requireThrows(KonexError.self) { try await task.value }
         #expect(error.stage == .cancelled)
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(try leftovers(in: directory).isEmpty)
@@ -56,7 +57,7 @@ import Testing
 
     @Test func unwritableDestinationIsAFileSystemError() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/report"), .string("data")) }
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("report").download(to: URL(fileURLWithPath: "/nonexistent-konex-dir/report.bin"))
         }
         #expect(error.stage == .fileSystem)
@@ -99,7 +100,7 @@ import Testing
             var body: RequestBody? { .file(URL(fileURLWithPath: "/nonexistent/file.bin")) }
         }
         let (client, mock) = makeClient()
-        let error = try await #require(throws: KonexError.self) { try await client.request(Upload()).response() }
+        let error = try await requireThrows(KonexError.self) { try await client.request(Upload()).response() }
         #expect(error.stage == .fileSystem)
         #expect(mock.requestCount == 0)
     }

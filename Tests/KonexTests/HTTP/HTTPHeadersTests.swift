@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -41,7 +42,7 @@ import Testing
         let response = try await client.request("ok").response()
         #expect(response.headers["ETag"] == "\"v2\"")
         #expect(response.headers["X-Rate-Limit"] == "10")
-        let error = try await #require(throws: KonexError.self) {
+        let error = try await requireThrows(KonexError.self) {
             try await client.request("limited").validate().response()
         }
         #expect(error.headers["Retry-After"] == "3")

@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -55,7 +56,7 @@ import Testing
     @Test func validatorsStopAtTheFirstRejection() async throws {
         let trace = Trace()
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .status(500)) }
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request("x").validate().validate(Tracer(name: "after", trace: trace)).response()
         }
         #expect(error?.stage == .validation)
@@ -79,7 +80,7 @@ import Testing
     @Test func adapterFailureIsAnAdaptationError() async throws {
         struct NoToken: Error {}
         let (client, mock) = makeClient { $0.stub(.get("/v1/x"), .status(200)) }
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request("x").withAdapter { _ in throw NoToken() }.response()
         }
         #expect(error?.stage == .adaptation)

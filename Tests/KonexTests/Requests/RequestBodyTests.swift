@@ -1,6 +1,7 @@
 import Foundation
 import Konex
 import KonexTesting
+import TestSupport
 import Testing
 
 @Suite struct RequestBodyTests {
@@ -55,7 +56,7 @@ import Testing
 
     @Test func getWithBodyIsRejected() async throws {
         let (client, _) = makeClient()
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request(Send(method: .get, body: .text("x"))).response()
         }
         #expect(error?.stage == .invalidRequest)
@@ -70,7 +71,7 @@ import Testing
             }
         }
         let (client, _) = makeClient()
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request(Send(body: .json(Bad()))).response()
         }
         #expect(error?.stage == .invalidRequest)
@@ -80,7 +81,7 @@ import Testing
 
     @Test func nonFiniteDoubleParameterCannotBeEncoded() async throws {
         let (client, _) = makeClient()
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request(Send(parameters: ["x": .double(.infinity)])).response()
         }
         #expect(error?.stage == .invalidRequest)
@@ -90,7 +91,7 @@ import Testing
     @Test(arguments: ["X-Evil\r\nInjected", "ok\nno"])
     func headerInjectionIsRejected(value: String) async throws {
         let (client, _) = makeClient()
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request(Send(body: nil, headers: ["X-Name": value])).response()
         }
         #expect(error?.stage == .invalidRequest)
@@ -99,7 +100,7 @@ import Testing
 
     @Test func invalidHeaderNameIsRejected() async throws {
         let (client, _) = makeClient()
-        let error = await #expect(throws: KonexError.self) {
+        let error = await expectThrows(KonexError.self) {
             try await client.request(Send(body: nil, headers: ["Bad Name": "x"])).response()
         }
         #expect(error?.message.contains("invalid header name") == true)

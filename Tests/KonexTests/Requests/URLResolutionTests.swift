@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -35,7 +36,7 @@ import Testing
     ])
     func rejectsBadPaths(path: String, message: String) async throws {
         let client = KonexClient(transport: MockTransport(clock: ImmediateClock()))
-        let error = await #expect(throws: KonexError.self) { try await client.request(path).responseData() }
+        let error = await expectThrows(KonexError.self) { try await client.request(path).responseData() }
         #expect(error?.stage == .invalidRequest)
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
     }
