@@ -3,7 +3,9 @@ import Konex
 import KonexTesting
 import Testing
 
-/// The README's snippets, compiled and run against mocks so the manual cannot rot. Sections in README order.
+/// What the README's snippets promise, run against mocks, section by section. The snippets themselves are compiled
+/// from README.md's own text (scripts/readme-snippets writes KonexTestingTests/Readme/ReadmeSnippets.swift, and
+/// scripts/test checks it is current); these tests check that they do what the README says.
 @Suite struct ReadmeTests {
     struct Post: Codable, Sendable, Equatable {  // Codable (the README says Decodable) so mocks can encode it
         let id: Int

@@ -93,8 +93,8 @@ public final class ManualClock: Clock, Sendable {
     ///   - timeout: How long to wait in real time before giving up.
     /// - Throws: ``WaitTimeout`` naming how many sleepers there were, so a regression fails instead of hanging.
     public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
-        try await WaitTimeout.wait(timeout: timeout, until: { sleeperCount >= count }) {
-            "waiting for \(count) sleeper(s) on the ManualClock; \(sleeperCount) sleeping"
-        }
+        try await WaitTimeout.wait(
+            for: "\(count) sleeper(s) on the ManualClock; \(sleeperCount) sleeping", timeout: timeout
+        ) { sleeperCount >= count }
     }
 }

@@ -100,9 +100,9 @@ public final class MockTransport: Transport {
     ///   - timeout: How long to wait in real time before giving up.
     /// - Throws: ``WaitTimeout`` naming how many arrived.
     public func waitForRequests(_ count: Int, timeout: Duration = .seconds(10)) async throws {
-        try await WaitTimeout.wait(timeout: timeout, until: { requestCount >= count }) {
-            "waiting for \(count) request(s) on the MockTransport; \(requestCount) received"
-        }
+        try await WaitTimeout.wait(
+            for: "\(count) request(s) on the MockTransport; \(requestCount) received", timeout: timeout
+        ) { requestCount >= count }
     }
 
     /// The journalled requests that `matcher` matches.

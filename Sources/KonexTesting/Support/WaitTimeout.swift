@@ -11,19 +11,19 @@ public struct WaitTimeout: Error, Sendable, CustomStringConvertible {
 
     /// Polls `condition` (yielding, then sleeping briefly) until it holds or `timeout` passes on the real clock.
     /// - Parameters:
+    ///   - explanation: What the wait is for and what was seen, evaluated only when it times out.
     ///   - timeout: How long to wait, in real time.
     ///   - condition: Whether the wait is over.
-    ///   - explanation: What the wait was for, built only when it times out.
     /// - Throws: ``WaitTimeout``.
     public static func wait(
-        timeout: Duration, until condition: () -> Bool, explanation: () -> String
+        for explanation: @autoclosure () -> String, timeout: Duration = .seconds(10), until condition: () -> Bool
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var polls = 0
         while !condition() {
             guard clock.now < deadline else {
-                throw WaitTimeout(description: "timed out after \(timeout) \(explanation())")
+                throw WaitTimeout(description: "timed out after \(timeout) waiting for \(explanation())")
             }
             polls += 1
             // Yield first, so a wait that is over within a few scheduler turns costs no real time.

@@ -60,8 +60,8 @@ import Testing
         mock.stub(.get("/v1/me"), .status(401).delayed(by: .seconds(2)), times: .times(5))
         let date = Lock(Date(timeIntervalSince1970: 1_000))
         let auth = TokenAuthenticator(
-            credential: .init(accessToken: "stale"), failedRefreshBackoff: .seconds(5), now: { date.value }
-        ) { _ in throw RefreshDenied() }
+            credential: .init(accessToken: "stale"), failedRefreshBackoff: .seconds(5), now: { date.value },
+            refresh: { _ in throw RefreshDenied() })
         let client = KonexClient.mocked(mock, baseURL: api)
         client.adapters = [auth]
         client.retriers = [auth]
@@ -70,8 +70,8 @@ import Testing
         try await clock.waitForSleepers(10)
         clock.advance(by: .seconds(1))
         // The first five are answered and have failed with the refresh; the late five still wait.
-        try await WaitTimeout.wait(timeout: .seconds(10), until: { finished.value == 5 }) {
-            "waiting for the first five requests to fail; \(finished.value) finished"
+        try await WaitTimeout.wait(for: "the first five requests to fail; \(finished.value) finished") {
+            finished.value == 5
         }
         date.value += 1
         clock.advance(by: .seconds(1))

@@ -1,0 +1,81 @@
+import Foundation
+import Konex
+import KonexTesting
+
+// What README.md's snippets take for granted: an app's own models, endpoints and values. ReadmeSnippets.swift
+// (generated from the README by scripts/readme-snippets) extends `Readme`, so these are found first; a snippet's own
+// declarations shadow them.
+
+enum Readme {
+    static let api = URL(string: "https://api.test/v1")!
+    static let url = URL(string: "https://api.test/v1/status")!
+    static let client = KonexClient.mocked(MockTransport(clock: ImmediateClock()))
+    static let authClient = client
+    static let token = "token"
+    static let mySession = URLSession(configuration: .ephemeral)
+    static let decoder = JSONDecoder()
+    static let encoder = JSONEncoder()
+    static let snakeCaseEncoder = JSONEncoder()
+    static let png = Data([0x89, 0x50, 0x4E, 0x47])
+    static let multipartForm = MultipartFormData()
+    static let reportURL = URL(fileURLWithPath: "/tmp/report.pdf")
+    static let exportsFolder = URL(fileURLWithPath: "/tmp")
+    static let saved = TokenAuthenticator.Credential(accessToken: "token")
+    static let fixtures = FixtureDirectory(URL(fileURLWithPath: "/tmp/fixtures"))
+    static let post = Post(id: 1, title: "Hello")
+    static let created = post
+    static let report = post
+    static let results = [post]
+    static let ok = ["ok": true] as JSON
+    static let me = User(id: 1, name: "Ada")
+    static let logger = Logger()
+
+    struct Post: Codable, Sendable {
+        let id: Int
+        let title: String
+    }
+    struct NewPost: Codable, Sendable { let title: String }
+    struct NewUser: Codable, Sendable { let name: String }
+    struct User: Codable, Sendable {
+        let id: Int
+        let name: String
+    }
+    struct APIError: Codable, Sendable { let message: String }
+    struct ValidationFailure: Error {
+        init(_ reason: String) {}
+    }
+
+    struct GetPosts: KonexRequest { let path = "/posts" }
+    struct GetAllPostsRequest: KonexRequest { let path = "/posts" }
+    struct GetPost: KonexRequest {
+        let id: Int
+        var path: String { "/posts/\(id)" }
+    }
+    struct GetProfile: KonexRequest { let path = "/me" }
+    struct Login: KonexRequest {
+        let path = "/login"
+        let method: HTTPMethod = .post
+    }
+    struct Refresh: KonexRequest {
+        let token: String?
+        let path = "/refresh"
+        let method: HTTPMethod = .post
+    }
+    struct Upload: KonexRequest {
+        let path = "/upload"
+        let method: HTTPMethod = .post
+    }
+
+    actor Spinner {
+        static let shared = Spinner()
+        func start() {}
+        func stop() {}
+    }
+
+    struct Logger: Sendable {
+        func debug(_ message: String) {}
+    }
+
+    static func show(_ value: Any) {}
+    static let mock = MockTransport(clock: ImmediateClock())
+}
