@@ -1,5 +1,6 @@
 import Foundation
 import Konex
+import KonexTesting
 import TestSupport
 import Testing
 
@@ -22,6 +23,19 @@ import Testing
         #expect(error.underlyingError is URLError)
         #expect(error.response == nil)
         #expect(ContinuousClock.now - started < .seconds(15))  // a hang detector, not a speed target
+    }
+
+    @Test func cancellationWhileTheServerHoldsTheResponse() async throws {
+        let server = try MisbehavingServer(
+            reply: Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8), holdingReplies: true)
+        let task = Task { try await client(server).request("/held").response() }
+        // The request is on the server, which holds the reply until told: cancel now, mid-flight.
+        try await WaitTimeout.wait(for: "the request to reach the server") { server.requestLines.count == 1 }
+        task.cancel()
+        let error = try await requireThrows(KonexError.self) { try await task.value }
+        #expect(error.stage == .cancelled)
+        #expect(server.requestLines == ["GET /held HTTP/1.1"])
+        server.release()
     }
 
     @Test func connectionLostMidBodyIsATransportError() async throws {

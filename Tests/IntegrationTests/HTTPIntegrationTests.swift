@@ -181,17 +181,6 @@ struct HTTPIntegrationTests {
         #expect(ContinuousClock.now - started < .seconds(5 * 3))  // a hang detector, not a speed target (TSan is slow)
     }
 
-    @Test func cancellationMidFlight() async throws {
-        let client = Server.client()
-        let started = ContinuousClock.now
-        let task = Task { try await client.request("/delay/5").response() }
-        try await Task.sleep(for: .milliseconds(300))
-        task.cancel()
-        let error = try await requireThrows(KonexError.self) { try await task.value }
-        #expect(error.stage == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(5 * 3))  // a hang detector, not a speed target (TSan is slow)
-    }
-
     @Test(arguments: ["gzip", "deflate"])
     func compressedBodiesAreDecoded(encoding: String) async throws {
         let json = try await Server.client().request("/\(encoding)").validate().responseJSON()

@@ -21,7 +21,14 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
     /// The request lines received so far (e.g. `GET /a%20b HTTP/1.1`), exactly as they came off the socket.
     var requestLines: [String] { received.value }
 
-    init(reply: Data) throws {
+    private let gate = DispatchSemaphore(value: 0)
+    private let holds: Bool
+
+    /// - Parameters:
+    ///   - reply: What to write after reading the request.
+    ///   - holdingReplies: Whether to wait for ``release()`` before replying, so a test knows a request is in flight.
+    init(reply: Data, holdingReplies: Bool = false) throws {
+        holds = holdingReplies
         let listener = socket(AF_INET, streamSocketType, 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -39,6 +46,7 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
         port = UInt16(bigEndian: address.sin_port)
         self.listener = listener
         let received = self.received
+        let gate = self.gate
         Thread.detachNewThread {
             while true {
                 let connection = accept(listener, nil, nil)
@@ -47,6 +55,7 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
                 let count = recv(connection, &buffer, buffer.count, 0)
                 let line = buffer.prefix(max(0, count)).prefix { $0 != 0x0D && $0 != 0x0A }
                 received.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+                if holdingReplies { gate.wait() }
                 reply.withUnsafeBytes { raw in
                     if raw.count > 0 { _ = send(connection, raw.baseAddress!, raw.count, noSignalFlag) }
                 }
@@ -55,7 +64,13 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
         }
     }
 
+    /// Lets held replies go (one per request held).
+    func release(_ count: Int = 1) {
+        for _ in 0..<count { gate.signal() }
+    }
+
     deinit {
+        if holds { release(16) }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }

@@ -43,6 +43,12 @@ import Testing
     }
 
     @Test func deletesWithNoContent() async throws {
-        try await blog().0.delete(id: 1)
+        let (blog, transport) = try blog()
+        try await blog.delete(id: 1)
+        let sent = try #require(transport.mock.requests.last)
+        #expect(sent.method == .delete)
+        #expect(sent.url?.path == "/posts/1")
+        // The fixture answers 204 with no body, which `delete` accepts; a missing article would throw.
+        await expectThrows(KonexError.self) { try await blog.delete(id: 404) }
     }
 }

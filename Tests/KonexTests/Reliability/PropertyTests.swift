@@ -38,26 +38,67 @@ import Testing
         }
     }
 
-    @Test func retryAfterNeverCrashesOnGarbage() {
+    @Test func retryAfterReadsSecondsAndDatesAndRefusesGarbage() {
         var random = SeededGenerator(seed: 42)
         let now = Date(timeIntervalSince1970: 1_000_000)
-        for _ in 0..<2_000 {
-            let value = random.string(
-                maxLength: 40, alphabet: Array("0123456789 ,:-abcdefghijklmnopqrstuvwxyzGMTMonJan+"))
-            if let delay = RetryAfter.parse(value, now: now) { #expect(delay >= .zero) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        var parsedGarbage = 0
+        for _ in 0..<1_000 {
+            let seconds = Int64.random(in: 0...86_400, using: &random)
+            let padding = String(repeating: " ", count: Int.random(in: 0...2, using: &random))
+            #expect(RetryAfter.parse(padding + String(seconds) + padding, now: now) == .seconds(seconds))
+
+            let offset = TimeInterval(Int.random(in: -3_600...3_600, using: &random))
+            let date = formatter.string(from: now.addingTimeInterval(offset))
+            #expect(RetryAfter.parse(date, now: now) == (offset <= 0 ? .zero : .seconds(offset)), "\(date)")
+
+            // No valid value holds '#' or '!': these must all be refused.
+            let garbage = random.string(maxLength: 30, alphabet: Array("0123456789 ,:-abcdefGMTMonJan+#!"))
+            if garbage.contains("#") || garbage.contains("!") {
+                #expect(RetryAfter.parse(garbage, now: now) == nil, "\(garbage)")
+                parsedGarbage += 1
+            }
         }
+        #expect(parsedGarbage > 300)
         #expect(RetryAfter.parse("99999999999999999999999", now: now) == nil)
     }
 
-    @Test func mediaTypeMatchingNeverCrashes() {
+    /// A plain reference: the part before ";", without spaces, lower-cased, split at its one "/".
+    static func referenceMatch(_ header: String, _ pattern: String) -> Bool {
+        func parts(_ text: String) -> (String, String)? {
+            let main = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let halves = main.filter { $0 != " " && $0 != "\t" }.lowercased()
+                .split(separator: "/", omittingEmptySubsequences: false)
+            guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty else { return nil }
+            return (String(halves[0]), String(halves[1]))
+        }
+        guard let got = parts(header), let wanted = parts(pattern) else { return false }
+        return (wanted.0 == "*" || wanted.0 == got.0) && (wanted.1 == "*" || wanted.1 == got.1)
+    }
+
+    @Test func mediaTypeMatchingAgreesWithAPlainReference() {
         var random = SeededGenerator(seed: 7)
-        for _ in 0..<2_000 {
-            let header = random.string(maxLength: 30, alphabet: Array("ab/*;= \t\"XYZjsontext"))
-            let pattern = random.string(maxLength: 12, alphabet: Array("ab/*jsontext"))
+        var matches = 0
+        for _ in 0..<5_000 {
+            // Mostly well-formed types in any case, with spaces and parameters; sometimes anything at all.
+            let type = ["application", "Text", "TEXT", "a", "*", " text "].randomElement(using: &random)!
+            let subtype = ["json", "JSON", "plain", "*", "", "x/y"].randomElement(using: &random)!
+            let parameters = ["", "; charset=utf-8", ";q=1/2", " ;"].randomElement(using: &random)!
+            let header =
+                Int.random(in: 0..<5, using: &random) == 0
+                ? random.string(maxLength: 12, alphabet: Array("aB/*; =\tjson"))
+                : type + "/" + subtype + parameters
+            let pattern = ["application/json", "text/*", "*/*", "text/plain", "json", "a/b", "TEXT/PLAIN", "*/json"]
+                .randomElement(using: &random)!
             let matched = MediaType.matches(header, anyOf: [pattern])
-            if matched { #expect(header.contains("/") && pattern.contains("/")) }
+            #expect(matched == Self.referenceMatch(header, pattern), "\(header.debugDescription) vs \(pattern)")
+            if matched { matches += 1 }
             _ = MediaType.charset(of: header)
         }
+        #expect(matches > 500)
     }
 
     @Test(arguments: 1...5 as ClosedRange<UInt64>)
@@ -77,12 +118,16 @@ import Testing
         }
     }
 
-    @Test func keyPathScannerOnRandomBytesThrowsTypedErrors() {
+    @Test func keyPathScannerOnRandomBytesAgreesWithAFullParse() {
         var random = SeededGenerator(seed: 99)
         for _ in 0..<3_000 {
-            let data = Data(random.bytes())
+            var bytes = random.bytes()
+            if Bool.random(using: &random) { bytes = Array(#"{"a":{"b":"#.utf8) + bytes }
+            let data = Data(bytes)
+            let expected = Oracle.value(at: "a.b", in: data)
             do {
                 let range = try JSONScanner.range(of: JSONKeyPath("a.b"), in: data)
+                #expect(expected != nil, "a value from bytes a full parse refuses: \(bytes)")
                 #expect(range.lowerBound >= data.startIndex && range.upperBound <= data.endIndex)
             } catch {
                 #expect(error is JSONScanner.Failure)
