@@ -35,6 +35,9 @@ public final class KonexClient: Sendable {
     public let maximumResponseSize: Int?
     /// What retries wait on; inject a test clock to make backoff instant in tests.
     public let clock: any Clock<Duration>
+    /// Where callback forms (`onSuccess`/`onError`, `completion`) run unless a call passes its own `queue`;
+    /// `nil` runs them on the task that ran the request. ``defaultCallbackQueue`` by default.
+    public let callbackQueue: DispatchQueue?
 
     private let components: Lock<Components>
     /// `baseURL` as text, without trailing slashes, checked once: relative paths are joined to it on every request.
@@ -51,6 +54,7 @@ public final class KonexClient: Sendable {
     ///   - timeout: The default per-request timeout.
     ///   - maximumResponseSize: The largest body accepted, in bytes.
     ///   - clock: What retry delays wait on; the continuous clock by default.
+    ///   - callbackQueue: Where callbacks run; the main queue on Apple platforms (see ``defaultCallbackQueue``).
     ///   - plugins: Client-level plugins, run before request and call-site ones.
     ///   - responseValidators: Client-level validators.
     ///   - responseProcessors: Client-level processors.
@@ -66,6 +70,7 @@ public final class KonexClient: Sendable {
         timeout: Duration? = nil,
         maximumResponseSize: Int? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
+        callbackQueue: DispatchQueue? = KonexClient.defaultCallbackQueue,
         plugins: [any KonexPlugin] = [],
         responseValidators: [any KonexResponseValidator] = [],
         responseProcessors: [any KonexResponseProcessor] = [],
@@ -81,6 +86,7 @@ public final class KonexClient: Sendable {
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
         self.clock = clock
+        self.callbackQueue = callbackQueue
         basePrefix = baseURL.map(CheckedBase.init)
         components = Lock(
             Components(

@@ -1,7 +1,8 @@
 import Foundation
 
 // Callback forms of the terminal operations, for code that is not async. Each returns a handle to cancel, and
-// delivers exactly one of `onSuccess`/`onError`: on `queue` when given, else on the task that ran the request.
+// delivers exactly one of `onSuccess`/`onError`: on `queue` when given, else on the client's `callbackQueue` (the
+// main queue on Apple platforms), else on the task that ran the request.
 extension DataRequest {
     /// Sends the request and delivers the envelope or the error.
     @discardableResult

@@ -54,6 +54,7 @@ extension DataRequest {
         completion: @escaping @Sendable (Result<Value, KonexError>) -> Void
     ) -> RequestHandle {
         let request = self
+        let queue = queue ?? client.callbackQueue
         let delivery = Delivery()
         // Captures the delivery, never the handle: a handle the caller drops must not keep anything alive.
         let send: @Sendable (Result<Value, KonexError>) -> Void = { result in

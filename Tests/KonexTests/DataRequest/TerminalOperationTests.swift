@@ -119,6 +119,33 @@ import Testing
         #expect(onQueue.value == true)
     }
 
+    @Test func callbacksRunOnTheClientsCallbackQueueUnlessTheCallNamesOne() async throws {
+        #if canImport(Darwin)
+            #expect(KonexClient.defaultCallbackQueue == .main)
+        #else
+            #expect(KonexClient.defaultCallbackQueue == nil)  // no main loop can be assumed on Linux
+        #endif
+        let clientQueue = DispatchQueue(label: "client")
+        let callQueue = DispatchQueue(label: "call")
+        let key = DispatchSpecificKey<String>()
+        clientQueue.setSpecific(key: key, value: "client")
+        callQueue.setSpecific(key: key, value: "call")
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(.anything, .string("ok"))
+        let client = KonexClient(baseURL: api, transport: mock, callbackQueue: clientQueue)
+        let seen = Lock<[String?]>([])
+        for queue in [nil, callQueue] {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                client.request("x").responseString(
+                    queue: queue,
+                    onSuccess: { _ in
+                        seen.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
+                        done.resume()
+                    }, onError: { _ in done.resume() })
+            }
+        }
+        #expect(seen.value == ["client", "call"])
+    }
+
     @Test(arguments: [204, 205])
     func emptyStatusBodiesSucceedForDataAndEmpty(status: Int) async throws {
         let (client, _) = makeClient { $0.stub(.any("/v1/x"), .status(status)) }
