@@ -51,10 +51,11 @@ struct Config {
     var mockRequests = 20_000
     var soak = 100_000
     var burst = 1_000
+    var downloadMB = 256
 
     static let smoke = Config(
         sequential: 100, concurrent: 100, inFlight: 8, largeGets: 3, rounds: 2, mockRequests: 500, soak: 2_000,
-        burst: 100)
+        burst: 100, downloadMB: 16)
 }
 
 struct Benchmarks {
@@ -270,6 +271,47 @@ struct Benchmarks {
             detail: String(
                 format: "%d mock requests; %d/%d in flight at once completed; peak RSS %.1f MB",
                 config.soak, completed, burst, Double(peak) / 1_048_576))
+    }
+}
+
+extension Benchmarks {
+    /// Case 7: a large download through `download(to:)` (streamed to disk) and the same body in memory, with peak
+    /// RSS growth sampled every millisecond while each runs.
+    func download() async throws -> Result {
+        let size = config.downloadMB << 20
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-bench-\(UUID()).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let streamed = try await peakGrowth {
+            _ = try await client.request("/generated/\(size)").validate().download(to: file)
+        }
+        let onDisk = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue
+        let inMemory = try await peakGrowth {
+            _ = try await client.request("/generated/\(size)").validate().responseData()
+        }
+        return Result(
+            id: "download_rss", konex: Double(streamed) / 1_048_576, baseline: Double(inMemory) / 1_048_576,
+            ratio: nil, unit: "MB peak RSS growth",
+            detail: String(
+                format: "%d MB via download(to:) (%d bytes on disk) vs responseData() of the same body",
+                config.downloadMB, onDisk ?? -1))
+    }
+
+    /// The highest resident size seen while `body` runs, minus the size before it.
+    private func peakGrowth(_ body: () async throws -> Void) async throws -> Int {
+        let before = memory().resident
+        let peak = Lock(before)
+        let sampling = Lock(true)
+        let sampler = Thread {
+            while sampling.value {
+                let now = memory().resident
+                peak.withLock { $0 = max($0, now) }
+                usleep(1_000)
+            }
+        }
+        sampler.start()
+        try await body()
+        sampling.value = false
+        return peak.value - before
     }
 }
 

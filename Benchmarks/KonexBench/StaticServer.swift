@@ -63,6 +63,10 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
                 pending.removeSubrange(..<end.upperBound)
                 let target = head.split(separator: " ", maxSplits: 2).dropFirst().first.map(String.init) ?? "/"
                 let path = String(target.split(separator: "?").first ?? "/")
+                if path.hasPrefix("/generated/"), let size = Int(path.dropFirst("/generated/".count)) {
+                    if !sendGenerated(size, on: connection) { return }
+                    continue
+                }
                 let body = routes[path]
                 var response = Data(
                     "HTTP/1.1 \(body == nil ? "404 Not Found" : "200 OK")\r\nContent-Type: application/json\r\nContent-Length: \(body?.count ?? 0)\r\nConnection: keep-alive\r\n\r\n"
@@ -81,6 +85,35 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
                 if !sent { return }
             }
         }
+    }
+}
+
+extension StaticServer {
+    /// Answers with `size` bytes made on the fly from one 64 KB block, so a huge body costs the server no memory.
+    fileprivate func sendGenerated(_ size: Int, on connection: Int32) -> Bool {
+        let head = Array(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(size)\r\nConnection: keep-alive\r\n\r\n"
+                .utf8)
+        let block = [UInt8](repeating: 0x6B, count: 65_536)
+        func write(_ bytes: ArraySlice<UInt8>) -> Bool {
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = send(connection, raw.baseAddress! + offset, raw.count - offset, noSignalFlag)
+                    if written <= 0 { return false }
+                    offset += written
+                }
+                return true
+            }
+        }
+        guard write(head[...]) else { return false }
+        var remaining = size
+        while remaining > 0 {
+            let count = min(remaining, block.count)
+            guard write(block[..<count]) else { return false }
+            remaining -= count
+        }
+        return true
     }
 }
 

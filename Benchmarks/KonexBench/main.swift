@@ -52,6 +52,7 @@ nonisolated func runAll(port: UInt16) async throws -> [Result] {
     if wanted("decode") || wanted("keypath") { for result in try await bench.large() { report(result) } }
     if wanted("pipeline") || wanted("idle") { for result in try await bench.pipeline() { report(result) } }
     if wanted("memory") { report(try await bench.memoryGrowth()) }
+    if wanted("download") { report(try await bench.download()) }
     return results
 }
 

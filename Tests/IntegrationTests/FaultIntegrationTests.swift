@@ -38,6 +38,40 @@ import Testing
         server.release()
     }
 
+    @Test func downloadsStreamToDiskPastTheInMemoryLimit() async throws {
+        var body = Data(count: 5 << 20)
+        for index in stride(from: 0, to: body.count, by: 4_096) { body[index] = UInt8(truncatingIfNeeded: index >> 12) }
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.count)\r\n\r\n"
+        let server = try MisbehavingServer(reply: Data(head.utf8) + body)
+        let client = KonexClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            transport: URLSessionTransport(configuration: .ephemeral), timeout: .seconds(30),
+            maximumResponseSize: 1 << 20)
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("konex-big-\(UUID()).bin")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let response = try await client.request("/big").validate().download(to: destination)
+        #expect(response.value == destination)
+        #expect(try Data(contentsOf: destination) == body)
+        // The same body asked for in memory is over the limit.
+        let error = try await requireThrows(KonexError.self) { try await client.request("/big").responseData() }
+        #expect(error.message.contains("exceeds maximumResponseSize"))
+    }
+
+    @Test func aFailedDownloadCarriesTheErrorBodyAndWritesNothing() async throws {
+        let json = #"{"message":"gone"}"#
+        let head = "HTTP/1.1 410 Gone\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n"
+        let server = try MisbehavingServer(reply: Data((head + json).utf8))
+        struct APIError: Decodable, Sendable, Equatable { let message: String }
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("konex-gone-\(UUID()).bin")
+        let error = try await requireThrows(KonexError.self) {
+            try await client(server).request("/gone").validate().decodingErrors(as: APIError.self)
+                .download(to: destination)
+        }
+        #expect(error.statusCode == 410)
+        #expect(error.errorBody(as: APIError.self) == APIError(message: "gone"))
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
     @Test func connectionLostMidBodyIsATransportError() async throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
         let server = try MisbehavingServer(reply: Data((head + #"{"id": 1, "tit"#).utf8))

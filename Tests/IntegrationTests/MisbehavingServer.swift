@@ -57,7 +57,12 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
                 received.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
                 if holdingReplies { gate.wait() }
                 reply.withUnsafeBytes { raw in
-                    if raw.count > 0 { _ = send(connection, raw.baseAddress!, raw.count, noSignalFlag) }
+                    var sent = 0
+                    while sent < raw.count {
+                        let written = send(connection, raw.baseAddress! + sent, raw.count - sent, noSignalFlag)
+                        if written <= 0 { break }
+                        sent += written
+                    }
                 }
                 close(connection)
             }

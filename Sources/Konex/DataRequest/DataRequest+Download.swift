@@ -45,38 +45,38 @@ extension DataRequest {
         return copy
     }
 
-    /// Downloads the (processed) body to `destination`, moved into place atomically.
+    /// Downloads the body to `destination`, streamed to disk and moved into place atomically.
     ///
-    /// The body is written to a temporary file beside `destination` and renamed over it, so `destination` is either
-    /// the old file or the complete new one; the temporary file is removed on failure and on cancellation.
+    /// Over a ``DownloadTransport`` (``URLSessionTransport`` is one) the body goes straight to a temporary file, so a
+    /// 1 GB download costs kilobytes of memory and `maximumResponseSize` does not apply; over another transport the
+    /// body is received whole, then written. The file is then renamed over `destination`, so `destination` is
+    /// either the old file or the complete new one; the temporary file is removed on failure and on cancellation.
+    /// Validators see the status and headers (and the start of an error body); processors do not apply, since the
+    /// file holds the body as received.
     /// ```swift
-    /// let file = try await client.request("/report.pdf").validate().download(to: reportsFolder.appending(path: "q3.pdf"))
+    /// let file = try await client.request("/report.pdf").validate().download(to: reportsFolder.appendingPathComponent("q3.pdf"))
     /// ```
     /// - Parameter destination: A file URL; its directory must exist.
     /// - Returns: The destination with the request, response and timing.
     /// - Throws: ``KonexError``; a failure to write is stage ``KonexError/Stage/fileSystem``.
     public func download(to destination: URL) async throws -> Response<URL> {
-        let response = try await self.response()
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).konex-part")
+        let exchange = try await execute(body: .file)
+        guard let file = exchange.file else { preconditionFailure("a file-bodied exchange carries its file") }
         do {
-            if Task.isCancelled { throw cancellationError(response.request) }
-            try response.value.write(to: temporary)
-            if Task.isCancelled { throw cancellationError(response.request) }
-            guard rename(temporary.path, destination.path) == 0 else {
-                throw CocoaError(
-                    .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
+            if Task.isCancelled { throw cancellationError(exchange.request) }
+            try BodyFile.move(file, to: destination)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            BodyFile.remove(file)
             if let error = error as? KonexError { throw error }
             throw KonexError(
                 stage: .fileSystem,
                 message: "cannot write the download to \(destination.path): \(error.localizedDescription)",
-                method: HTTPMethod(response.request.httpMethod ?? "GET"), url: response.request.url,
-                request: response.request,
-                response: response.response, underlyingError: error, attempt: response.timing.attempt)
+                method: HTTPMethod(exchange.request.httpMethod ?? "GET"), url: exchange.request.url,
+                request: exchange.request, response: exchange.response, underlyingError: error,
+                attempt: exchange.timing.attempt)
         }
-        return response.map { _ in destination }
+        return Response(
+            value: destination, request: exchange.request, response: exchange.response, data: exchange.received,
+            timing: exchange.timing)
     }
 }

@@ -9,12 +9,23 @@ struct Exchange: Sendable {
     /// The body after processors.
     let data: Data
     let timing: RequestTiming
+    /// Where the body is, when it was received into a file (``BodyTarget/file``).
+    var file: URL? = nil
+}
+
+/// Where step 4 puts the response body.
+enum BodyTarget: Sendable {
+    /// In memory, whole (every terminal but downloads).
+    case memory
+    /// In a temporary file the caller then owns: `download(to:)`.
+    case file
 }
 
 extension DataRequest {
     /// Runs the pipeline up to serialization, in the order documented in `Pipeline/Pipeline.swift`.
+    /// - Parameter target: Where the body goes; a file's processors are skipped (they need the body in memory).
     /// - Throws: ``KonexError`` only.
-    func execute() async throws -> Exchange {
+    func execute(body target: BodyTarget = .memory) async throws -> Exchange {
         let endpoint = self.endpoint
         if Task.isCancelled { throw cancellationError() }
 
@@ -65,7 +76,8 @@ extension DataRequest {
             for plugin in plugins { await plugin.didSendRequest(request) }
 
             // 4. transport
-            let outcome = await send(request, attempt: attempt, startDate: startDate, started: started)
+            let outcome = await send(
+                request, into: target, attempt: attempt, startDate: startDate, started: started)
 
             // 5. plugins see the response
             for plugin in plugins { await plugin.didReceiveResponse(outcome, for: request) }
@@ -77,6 +89,7 @@ extension DataRequest {
                 guard let rejection = validate(received, request: request, validators: validators) else {
                     return try process(received, request: request, endpoint: endpoint, shared: shared)
                 }
+                BodyFile.remove(received.file)
                 failure = rejection
             case .failure(let error):
                 failure = error
@@ -117,14 +130,14 @@ extension DataRequest {
     }
 
     /// Step 4: the transport call, timed, with cancellation and the size limit applied.
-    private func send(_ request: URLRequest, attempt: Int, startDate: Date, started: ContinuousClock.Instant) async
-        -> Result<TransportResponse, KonexError>
-    {
+    private func send(
+        _ request: URLRequest, into target: BodyTarget, attempt: Int, startDate: Date, started: ContinuousClock.Instant
+    ) async -> Result<TransportResponse, KonexError> {
         let sendStarted = ContinuousClock.now
         let uploadSize = progress == nil ? 0 : Int64(request.httpBody?.count ?? 0)
         progress?(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
         do {
-            let (data, response) = try await client.transport.send(request)
+            let (data, response, file) = try await BodyFile.receive(request, over: client.transport, into: target)
             let now = ContinuousClock.now
             if let progress {
                 progress(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
@@ -132,13 +145,16 @@ extension DataRequest {
                 progress(
                     TransferProgress(
                         direction: .download, completedBytes: 0, totalBytes: expected >= 0 ? expected : nil))
-                progress(
-                    TransferProgress(
-                        direction: .download, completedBytes: Int64(data.count), totalBytes: Int64(data.count)))
+                let received = file.map(BodyFile.size(of:)) ?? Int64(data.count)
+                progress(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
             }
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
-            if Task.isCancelled { return .failure(cancellationError(request)) }
-            if let limit = client.maximumResponseSize, data.count > limit {
+            if Task.isCancelled {
+                BodyFile.remove(file)
+                return .failure(cancellationError(request))
+            }
+            // A body written to a file never sat in memory: the limit is for bodies that do.
+            if file == nil, let limit = client.maximumResponseSize, data.count > limit {
                 return .failure(
                     KonexError(
                         stage: .transport,
@@ -149,7 +165,7 @@ extension DataRequest {
             }
             let timing = RequestTiming(
                 startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt)
-            return .success(TransportResponse(response: response, data: data, timing: timing))
+            return .success(TransportResponse(response: response, data: data, timing: timing, file: file))
         } catch {
             var failure = KonexError.transport(error, request: request)
             failure.attempt = attempt
@@ -191,6 +207,11 @@ extension DataRequest {
     private func process(
         _ received: TransportResponse, request: URLRequest, endpoint: (any KonexRequest)?, shared: Components
     ) throws -> Exchange {
+        if let file = received.file {
+            return Exchange(
+                request: request, response: received.response, received: received.data, data: received.data,
+                timing: received.timing, file: file)
+        }
         let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
         var data = received.data
         for processor in processors {

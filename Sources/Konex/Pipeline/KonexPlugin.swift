@@ -37,12 +37,16 @@ public struct TransportResponse: Sendable {
     public let data: Data
     /// When the attempt started and how long it took.
     public let timing: RequestTiming
+    /// Where the body was written, for `download(to:)`; `data` then holds only the start of an error body (up to
+    /// 64 KB, when the status is outside 200..<300) and is empty otherwise.
+    public let file: URL?
 
     /// Creates a transport response.
-    public init(response: HTTPURLResponse, data: Data, timing: RequestTiming) {
+    public init(response: HTTPURLResponse, data: Data, timing: RequestTiming, file: URL? = nil) {
         self.response = response
         self.data = data
         self.timing = timing
+        self.file = file
     }
 }
 

@@ -32,3 +32,14 @@ public protocol Transport: Sendable {
 extension Transport {
     public var reportsIncrementalProgress: Bool { false }
 }
+
+/// A transport that can write a response body straight to a file, so a download costs kilobytes of memory
+/// whatever its size. `download(to:)` uses it when the client's transport has it; over any other transport the
+/// body is received whole and then written.
+public protocol DownloadTransport: Transport {
+    /// Sends `request` and writes the body to a new temporary file, which the caller then owns (moves or removes).
+    /// - Parameter request: The fully built, adapted request.
+    /// - Returns: The file holding the body and the HTTP response.
+    /// - Throws: Any error when no HTTP response was received.
+    func download(_ request: URLRequest) async throws -> (URL, HTTPURLResponse)
+}
