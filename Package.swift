@@ -28,7 +28,8 @@ let package = Package(
             name: "KonexTests", dependencies: ["Konex", "KonexTesting", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "KonexTestingTests", dependencies: ["Konex", "KonexTesting", "TestSupport"], exclude: ["Fixtures"],
+            name: "KonexTestingTests", dependencies: ["Konex", "KonexTesting", "TestSupport"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests", dependencies: ["Konex", "KonexTesting", "TestSupport"], swiftSettings: strict),

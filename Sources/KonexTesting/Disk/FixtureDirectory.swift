@@ -2,9 +2,13 @@ import Foundation
 
 /// A directory of fixtures; every path inside it is checked so that no fixture can escape it.
 ///
-/// Fixtures can sit next to the test sources and be found without resource bundles, from `#filePath`:
+/// Fixtures can sit next to the test sources and be found from `#filePath` (fine on a Mac or Linux, where the sources
+/// are on disk), or ship as SwiftPM resources of the test target, which also works on a device or in a simulator:
 /// ```swift
 /// let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")   // Tests/MyAppTests/Fixtures
+///
+/// // Package.swift: .testTarget(name: "MyAppTests", resources: [.copy("Fixtures")])
+/// let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")
 /// ```
 public struct FixtureDirectory: Sendable {
     /// The directory's URL (standardized, symlinks resolved).
@@ -19,6 +23,28 @@ public struct FixtureDirectory: Sendable {
     public init(besides filePath: String = #filePath, named name: String = "Fixtures") {
         self.init(
             URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(name, isDirectory: true))
+    }
+
+    /// The folder `name` copied into `bundle` as a resource (`resources: [.copy("Fixtures")]`, then `Bundle.module`).
+    /// - Parameters:
+    ///   - bundle: The test target's resource bundle, usually `.module`.
+    ///   - name: The copied folder's name; a path such as `"Fixtures/blog"` reaches inside it.
+    /// - Throws: ``FixtureError`` when the bundle has no such folder (a resource declared with `.process` is
+    ///   flattened, so use `.copy`).
+    public init(bundle: Bundle, named name: String) throws {
+        guard let resources = bundle.resourceURL else {
+            throw FixtureError(
+                "the bundle \(bundle.bundlePath) has no resources; declare resources: [.copy(\"\(name)\")]")
+        }
+        let folder = resources.appendingPathComponent(name, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw FixtureError(
+                "no folder \"\(name)\" in the bundle \(bundle.bundlePath); declare resources: [.copy(\"\(name)\")] (.process flattens folders)"
+            )
+        }
+        self.init(folder)
     }
 
     /// The URL of a fixture, refusing absolute paths, `..` and symlinks that lead outside the directory.

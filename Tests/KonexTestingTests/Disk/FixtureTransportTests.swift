@@ -103,3 +103,19 @@ import Testing
         }
     }
 }
+
+/// Fixtures shipped as SwiftPM resources (`resources: [.copy("Fixtures")]`), as a device or simulator needs them.
+@Suite struct BundledFixtureTests {
+    @Test func fixturesLoadFromTheTestTargetsResourceBundle() async throws {
+        let fixtures = try FixtureDirectory(bundle: .module, named: "Fixtures/blog")
+        #expect(fixtures.root.path.hasPrefix(Bundle.module.bundlePath))
+        let client = try KonexClient.fixtures(fixtures)
+        let article = try await client.request("/posts/1").validate().responseJSON()
+        #expect(article["title"] == "Hello, Konex")
+    }
+
+    @Test func aMissingResourceFolderSaysHowToDeclareIt() async throws {
+        let error = try await requireThrows(FixtureError.self) { try FixtureDirectory(bundle: .module, named: "Nope") }
+        #expect(error.description.contains("resources: [.copy(\"Nope\")]"))
+    }
+}
