@@ -6,10 +6,12 @@ import Foundation
 /// ```swift
 /// let parameters: Parameters = ["q": "swift", "page": 2, "tags": ["a", "b"], "filter": ["open": true]]
 /// ```
+/// Integers are `Int64` on every platform, so an id such as 2⁶³−1 stays exact on watchOS, where `Int` has 32 bits.
 public enum JSON: Sendable, Hashable {
     case null
     case bool(Bool)
-    case int(Int)
+    /// An integer, exact up to `Int64`'s range on every platform.
+    case int(Int64)
     case double(Double)
     case string(String)
     case array([JSON])
@@ -21,6 +23,9 @@ public enum JSON: Sendable, Hashable {
         return nil
     }
 
+    /// An integer (the `Int` spelling of ``int(_:)``).
+    public static func int(_ value: Int) -> JSON { .int(Int64(value)) }
+
     /// The element at `index` when this is an array and the index exists, else `nil`.
     public subscript(index: Int) -> JSON? {
         if case .array(let elements) = self, elements.indices.contains(index) { return elements[index] }
@@ -29,8 +34,10 @@ public enum JSON: Sendable, Hashable {
 
     /// The string, when this is a string.
     public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    /// The integer, when this is an integer that fits `Int` (on watchOS, 32 bits).
+    public var intValue: Int? { if case .int(let value) = self { Int(exactly: value) } else { nil } }
     /// The integer, when this is an integer.
-    public var intValue: Int? { if case .int(let value) = self { value } else { nil } }
+    public var int64Value: Int64? { if case .int(let value) = self { value } else { nil } }
     /// The number, when this is an integer or a double.
     public var doubleValue: Double? {
         switch self {
@@ -55,7 +62,7 @@ extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expressibl
 {
     public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSON...) { self = .array(elements) }
@@ -71,7 +78,7 @@ extension JSON: Codable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
+        } else if let value = try? container.decode(Int64.self) {
             self = .int(value)
         } else if let value = try? container.decode(Double.self) {
             self = .double(value)
