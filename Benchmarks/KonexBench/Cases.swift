@@ -81,7 +81,7 @@ struct Benchmarks {
     }
 
     func konexSmall() async throws -> Small {
-        try await client.request("/small").validate().responseObject(ofType: Small.self)
+        try await client.request("/small").validate().responseObject(of: Small.self)
     }
 
     /// Case 1 and 2: small GETs, sequential or with `inFlight` at once.
@@ -195,7 +195,7 @@ struct Benchmarks {
                 .process(.custom { @Sendable data, _ in data })
         }
         let full = { (client: KonexClient) in
-            try await measure { for _ in 0..<count { _ = try await chain(client).responseObject(ofType: Small.self) } }
+            try await measure { for _ in 0..<count { _ = try await chain(client).responseObject(of: Small.self) } }
         }
         let bare = {
             try await measure { for _ in 0..<count { _ = try await plain.request("/small").responseData() } }
@@ -247,9 +247,9 @@ struct Benchmarks {
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.anything, .json(Small(id: 1, title: "soak", done: true)))
         let client = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock)
-        for _ in 0..<2_000 { _ = try await client.request("/soak").validate().responseObject(ofType: Small.self) }
+        for _ in 0..<2_000 { _ = try await client.request("/soak").validate().responseObject(of: Small.self) }
         let before = memory().resident
-        for _ in 0..<config.soak { _ = try await client.request("/soak").validate().responseObject(ofType: Small.self) }
+        for _ in 0..<config.soak { _ = try await client.request("/soak").validate().responseObject(of: Small.self) }
         let growth = memory().resident - before
 
         let slow = MockTransport(delay: .fixed(.milliseconds(50)))
@@ -259,7 +259,7 @@ struct Benchmarks {
         let completed = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<burst {
                 group.addTask {
-                    _ = try await burstClient.request("/burst").responseObject(ofType: Small.self)
+                    _ = try await burstClient.request("/burst").responseObject(of: Small.self)
                     return 1
                 }
             }

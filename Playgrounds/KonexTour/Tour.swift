@@ -15,7 +15,7 @@ struct Tour {
     func run() async throws {
         step(1, "A struct request, decoded at a key path")
         let show = try await client.request(GetSlideshow()).validate().responseObject(
-            ofType: Slideshow.self, atKeyPath: "slideshow")
+            of: Slideshow.self, atKeyPath: "slideshow")
         print("“\(show.title)” by \(show.author)")
 
         step(2, "An array, straight out of the envelope")
@@ -31,7 +31,7 @@ struct Tour {
 
         step(4, "An enum endpoint with a JSON body")
         let echo = try await client.request(HTTPBin.post(Note(text: "Konex is back"))).validate().responseObject(
-            ofType: Echo.self)
+            of: Echo.self)
         print("echoed: \(echo.json?.text ?? "-")")
 
         step(5, "Components at three levels, in pipeline order")
@@ -43,14 +43,14 @@ struct Tour {
             var requestPlugins: [any KonexPlugin] { [Announce(level: "request", recorder: recorder)] }
         }
         _ = try await client.request(Tracked(recorder: order)).withPlugin(Announce(level: "call site", recorder: order))
-            .validate().process(.keyPath("slideshow")).responseObject(ofType: Slideshow.self)
+            .validate().process(.keyPath("slideshow")).responseObject(of: Slideshow.self)
         client.plugins = []
         print(order.events.joined(separator: " → "))
 
         step(6, "A typed error body")
         do {
             _ = try await client.request(HTTPBin.status(404)).validate().responseObject(
-                ofType: Empty.self, errorType: NotFound.self)
+                of: Empty.self, errorType: NotFound.self)
         } catch let error as KonexError {
             print(
                 "status \(error.statusCode ?? 0); error body: \(error.errorBody(as: NotFound.self)?.error ?? "none (empty body)")"
@@ -95,7 +95,7 @@ struct Tour {
         let mock = MockTransport(clock: clock)
         mock.stub(.get("/slow"), MockResponse.json(Note(text: "worth the wait")).delayed(by: .seconds(3)))
         let client = KonexClient.mocked(mock, clock: clock)
-        let pending = Task { try await client.request("/slow").responseObject(ofType: Note.self) }
+        let pending = Task { try await client.request("/slow").responseObject(of: Note.self) }
         try await clock.waitForSleepers()
         print("a 3-second endpoint is waiting on the manual clock…")
         clock.advance(by: .seconds(3))

@@ -13,7 +13,7 @@ struct HTTPIntegrationTests {
                 ["q": "a b&c=d+e", "lang": "日本語 ☕", "tags": ["x", "y z"], "empty": "", "filter": ["open": true]]
             }
         }
-        let echo = try await Server.client().request(Search()).validate().responseObject(ofType: Echo.self)
+        let echo = try await Server.client().request(Search()).validate().responseObject(of: Echo.self)
         #expect(echo.args["q"] == .one("a b&c=d+e"))
         #expect(echo.args["lang"] == .one("日本語 ☕"))
         #expect(echo.args["tags"] == .many(["x", "y z"]))
@@ -39,7 +39,7 @@ struct HTTPIntegrationTests {
     ])
     func pathsWithSpacesReservedAndNonASCIITextRoundTrip(path: String, sent: String) async throws {
         // httpbin decodes the path before echoing it: what it understood is what the caller wrote.
-        let echo = try await Server.client().request(path).validate().responseObject(ofType: Echo.self)
+        let echo = try await Server.client().request(path).validate().responseObject(of: Echo.self)
         #expect(Self.decoded(echo.url) == Server.url!.absoluteString + path)
         // The bytes on the wire, read off a raw socket.
         let server = try MisbehavingServer(reply: Data("HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n".utf8))
@@ -78,7 +78,7 @@ struct HTTPIntegrationTests {
     @Test(arguments: [HTTPMethod.post, .put, .patch, .delete])
     func jsonBodiesForEveryMethod(method: HTTPMethod) async throws {
         let request = Anything(method: method, body: .json(["title": "Hello", "n": 1] as JSON))
-        let echo = try await Server.client().request(request).validate().responseObject(ofType: Echo.self)
+        let echo = try await Server.client().request(request).validate().responseObject(of: Echo.self)
         #expect(echo.method == method.rawValue)
         #expect(echo.json == ["title": "Hello", "n": 1])
         #expect(echo.headers["Content-Type"] == "application/json")
@@ -86,7 +86,7 @@ struct HTTPIntegrationTests {
 
     @Test func parametersBecomeAJSONBodyForPost() async throws {
         let echo = try await Server.client().request(Anything(method: .post, parameters: ["a": [1, 2], "b": nil]))
-            .validate().responseObject(ofType: Echo.self)
+            .validate().responseObject(of: Echo.self)
         #expect(echo.json == ["a": [1, 2], "b": nil])
         #expect(echo.args.isEmpty)
     }
@@ -96,11 +96,11 @@ struct HTTPIntegrationTests {
         let form = try await client.request(
             Anything(method: .post, body: .form(["user": "ada lovelace", "sym": "&=+"]))
         )
-        .validate().responseObject(ofType: Echo.self)
+        .validate().responseObject(of: Echo.self)
         #expect(form.form?["user"] == .one("ada lovelace"))
         #expect(form.form?["sym"] == .one("&=+"))
         let raw = try await client.request(Anything(method: .put, body: .text("plain text ✓")))
-            .validate().responseObject(ofType: Echo.self)
+            .validate().responseObject(of: Echo.self)
         #expect(raw.data == "plain text ✓")
         #expect(raw.headers["Content-Type"] == "text/plain; charset=utf-8")
     }
@@ -113,7 +113,7 @@ struct HTTPIntegrationTests {
         struct Echoed: Decodable { var headers: [String: String] }
         let client = Server.client(headers: ["X-Client": "default", "X-Both": "client"])
         let echoed = try await client.request(Headers()).withAdapter(.header("X-Adapter", "adapted"))
-            .validate().responseObject(ofType: Echoed.self)
+            .validate().responseObject(of: Echoed.self)
         #expect(echoed.headers["X-Client"] == "default")
         #expect(echoed.headers["X-Request"] == "per-request")
         #expect(echoed.headers["X-Both"] == "request wins")
@@ -150,7 +150,7 @@ struct HTTPIntegrationTests {
         #expect(error.statusCode == 200)
         let typed = try await requireThrows(KonexError.self) {
             try await Server.client().request("/json").validate(statusCode: [201])
-                .responseObject(ofType: Empty.self, errorType: Slideshow.self)
+                .responseObject(of: Empty.self, errorType: Slideshow.self)
         }
         #expect(typed.errorBody(as: Slideshow.self)?.slideshow.title == "Sample Slide Show")
     }
@@ -213,7 +213,7 @@ struct HTTPIntegrationTests {
         // Every byte value survives a round trip through a binary request body (echoed back as base64).
         let bytes = Data((0...255).map(UInt8.init) + (0...255).reversed().map(UInt8.init))
         let echo = try await client.request(Anything(method: .post, body: .data(bytes))).validate().responseObject(
-            ofType: Echo.self)
+            of: Echo.self)
         let base64 = try #require(echo.data?.components(separatedBy: "base64,").last)
         #expect(Data(base64Encoded: base64) == bytes)
     }
@@ -221,7 +221,7 @@ struct HTTPIntegrationTests {
     @Test func largeBodiesBothWays() async throws {
         let payload = String(repeating: "0123456789abcdef", count: 200_000)  // 3.2 MB
         let echo = try await Server.client().request(Anything(method: .post, body: .text(payload)))
-            .validate().responseObject(ofType: Echo.self)
+            .validate().responseObject(of: Echo.self)
         #expect(echo.data?.count == payload.count)
         #expect(echo.data == payload)
     }
@@ -233,7 +233,7 @@ struct HTTPIntegrationTests {
         }
         let client = Server.client()
         let ok = try await client.request("/basic-auth/ada/s3cret").withAdapter(.basic(user: "ada", password: "s3cret"))
-            .validate().responseObject(ofType: Authenticated.self)
+            .validate().responseObject(of: Authenticated.self)
         #expect(ok.authenticated && ok.user == "ada")
         let started = ContinuousClock.now
         let error = try await requireThrows(KonexError.self) {
@@ -250,7 +250,7 @@ struct HTTPIntegrationTests {
         }
         let client = Server.client()
         let token = try await client.request("/bearer").withAdapter(.bearer("t0k3n")).validate().responseObject(
-            ofType: Token.self)
+            of: Token.self)
         #expect(token.token == "t0k3n")
         let error = try await requireThrows(KonexError.self) {
             try await client.request("/bearer").validate().response()
@@ -262,7 +262,7 @@ struct HTTPIntegrationTests {
         struct Cookies: Decodable { var cookies: [String: String] }
         let client = Server.client()
         let sent = try await client.request("/cookies").withAdapter(.header("Cookie", "flavour=oat; size=large"))
-            .validate().responseObject(ofType: Cookies.self)
+            .validate().responseObject(of: Cookies.self)
         #expect(sent.cookies == ["flavour": "oat", "size": "large"])
         let set = try await client.request("/response-headers?Set-Cookie=session%3Dabc").validate().response()
         #expect(set.value(forHTTPHeaderField: "Set-Cookie")?.contains("session=abc") == true)
@@ -274,7 +274,7 @@ struct HTTPIntegrationTests {
             for index in 0..<100 {
                 group.addTask {
                     let echo = try await client.request("/anything?i=\(index)").validate().responseObject(
-                        ofType: Echo.self)
+                        of: Echo.self)
                     guard case .one(let value) = echo.args["i"] else { return nil }
                     return value
                 }

@@ -16,7 +16,7 @@ struct ProductionIntegrationTests {
             let method: HTTPMethod = .post
             var body: RequestBody? { .multipart(form) }
         }
-        let echo = try await Server.client().request(Upload(form: form)).validate().responseObject(ofType: Echo.self)
+        let echo = try await Server.client().request(Upload(form: form)).validate().responseObject(of: Echo.self)
         #expect(echo.form?["author"] == .one("Ada"))
         #expect(echo.files?["notes"] == "file contents\n")
         #expect(echo.headers["Content-Type"] == form.contentType)

@@ -50,8 +50,8 @@ import Testing
         mock.stub(.get("/posts/1"), .json(Post(id: 1, title: "one")))
         let client = KonexClient.mocked(mock)
         #expect(try await client.request(Search(query: "konex")).validate().responseJSON()["ok"] == true)
-        #expect(try await client.request(GetProfile()).responseObject(ofType: Post.self).title == "me")
-        #expect(try await client.request("/posts/1").responseObject(ofType: Post.self).title == "one")
+        #expect(try await client.request(GetProfile()).responseObject(of: Post.self).title == "me")
+        #expect(try await client.request("/posts/1").responseObject(of: Post.self).title == "one")
         #expect(mock.requests[0].url?.query == "page=2&q=konex&tags=swift&tags=linux")
         let brackets = KonexClient(
             baseURL: URL(string: "https://api.test")!,
@@ -72,7 +72,7 @@ import Testing
         client.responseProcessors = [.stripPrefix(")]}'")]
         client.adapters = [.bearer("token")]
         client.retriers = [RetryPolicy()]
-        #expect(try await client.request("/anything").responseObject(ofType: Post.self).id == 1)
+        #expect(try await client.request("/anything").responseObject(of: Post.self).id == 1)
         #expect(mock.requests[0].header("Authorization") == "Bearer token")
         #expect(mock.requests[0].request.timeoutInterval == 15)
     }
@@ -101,7 +101,7 @@ import Testing
                 .get("/me"), .json(["message": "expired"] as JSON, status: 401)))
         do {
             _ = try await client.request(GetProfile()).validate().responseObject(
-                ofType: Post.self, errorType: APIError.self)
+                of: Post.self, errorType: APIError.self)
             Issue.record("expected a 401")
         } catch let error as KonexError {
             #expect(error.errorBody(as: APIError.self)?.message == "expired")
@@ -119,7 +119,7 @@ import Testing
         }
         client.adapters = [auth]
         client.retriers = [auth, RetryPolicy()]
-        #expect(try await client.request(GetProfile()).validate().responseObject(ofType: Post.self).title == "me")
+        #expect(try await client.request(GetProfile()).validate().responseObject(of: Post.self).title == "me")
     }
 
     @Test func multipartUploadAndDownload() async throws {
@@ -158,7 +158,7 @@ import Testing
         mock.stub(.get("/slow"), .json(["done": true] as JSON).delayed(by: .seconds(3)))
         mock.stub(.get("/offline"), .fault(.notConnected))
         let client = KonexClient.mocked(mock)
-        #expect(try await client.request("/users/1").responseObject(ofType: User.self) == User(id: 1, name: "Ada"))
+        #expect(try await client.request("/users/1").responseObject(of: User.self) == User(id: 1, name: "Ada"))
         #expect(
             try await client.request("/flaky").validate().retry(RetryPolicy(maximumAttempts: 3)).responseJSON()["ok"]
                 == true)

@@ -42,7 +42,7 @@ import Testing
         ).wait()
         let object = Lock<Post?>(nil)
         await client.requestObject(
-            ofType: Post.self, request: GetAllPostsRequest(), onSuccess: { object.value = $0 },
+            of: Post.self, request: GetAllPostsRequest(), onSuccess: { object.value = $0 },
             onError: { Issue.record($0) }
         ).wait()
         #expect(received.value?["title"] == "x")
@@ -99,7 +99,7 @@ import Testing
             $0.stub(.get("/v1/session/nfc/ada"), .json([NewUser(name: "Ada")]))
         }
         let created = try await client.request(UsersAPI.createUser(id: "42", NewUser(name: "Ada")))
-            .validate().responseObject(ofType: NewUser.self)
+            .validate().responseObject(of: NewUser.self)
         let users = try await client.request(UsersAPI.getUsers(name: "ada")).validate().responseArray(of: NewUser.self)
         #expect(created == NewUser(name: "Ada"))
         #expect(users == [NewUser(name: "Ada")])

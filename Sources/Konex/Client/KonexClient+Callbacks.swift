@@ -36,12 +36,29 @@ extension KonexClient {
     /// Sends `request` and delivers one decoded object.
     @discardableResult
     public func requestObject<T: Decodable & Sendable>(
-        ofType type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
+        of type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
         responseProcessors: [any KonexResponseProcessor] = [], responseValidators: [any KonexResponseValidator] = [],
         onSuccess: @escaping @Sendable (T) -> Void, onError: @escaping @Sendable (any Error) -> Void
     ) -> RequestHandle {
         chain(request, plugins, responseProcessors, responseValidators)
-            .responseObject(ofType: type, onSuccess: onSuccess, onError: { onError($0) })
+            .responseObject(of: type, onSuccess: onSuccess, onError: { onError($0) })
+    }
+
+    /// The Konex 1 spelling of
+    /// ``requestObject(of:request:plugins:responseProcessors:responseValidators:onSuccess:onError:)``.
+    @available(
+        *, deprecated,
+        renamed: "requestObject(of:request:plugins:responseProcessors:responseValidators:onSuccess:onError:)"
+    )
+    @discardableResult
+    public func requestObject<T: Decodable & Sendable>(
+        ofType type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
+        responseProcessors: [any KonexResponseProcessor] = [], responseValidators: [any KonexResponseValidator] = [],
+        onSuccess: @escaping @Sendable (T) -> Void, onError: @escaping @Sendable (any Error) -> Void
+    ) -> RequestHandle {
+        requestObject(
+            of: type, request: request, plugins: plugins, responseProcessors: responseProcessors,
+            responseValidators: responseValidators, onSuccess: onSuccess, onError: onError)
     }
 
     /// Sends `request` and delivers a decoded array.

@@ -15,11 +15,13 @@ extension DataRequest {
     /// Sends the request and delivers the decoded envelope or the error (NetworkKit's `response.result`).
     @discardableResult
     public func response<T: Decodable & Sendable>(
-        of type: T.Type, atKeyPath keyPath: String? = nil, errorType: (any (Decodable & Sendable).Type)? = nil,
-        queue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Response<T>, KonexError>) -> Void
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (Result<Response<T>, KonexError>) -> Void
     ) -> RequestHandle {
         decodingErrors(as: errorType).deliver(
-            on: queue, { try await $0.response(of: type, atKeyPath: keyPath) }, completion: completion)
+            on: queue, { try await $0.response(of: type, atKeyPath: keyPath, decoder: decoder) }, completion: completion
+        )
     }
 
     /// Sends the request and delivers the body.
@@ -52,24 +54,36 @@ extension DataRequest {
     /// Sends the request and delivers one decoded object.
     @discardableResult
     public func responseObject<T: Decodable & Sendable>(
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue? = nil,
+        onSuccess: @escaping @Sendable (T) -> Void, onError: @escaping @Sendable (KonexError) -> Void
+    ) -> RequestHandle {
+        decodingErrors(as: errorType).deliver(
+            on: queue, { try await $0.responseObject(of: type, atKeyPath: keyPath, decoder: decoder) },
+            completion: split(onSuccess, onError))
+    }
+
+    /// The Konex 1 spelling of ``responseObject(of:atKeyPath:decoder:errorType:queue:onSuccess:onError:)``.
+    @available(*, deprecated, renamed: "responseObject(of:atKeyPath:decoder:errorType:queue:onSuccess:onError:)")
+    @discardableResult
+    public func responseObject<T: Decodable & Sendable>(
         ofType type: T.Type, atKeyPath keyPath: String? = nil, errorType: (any (Decodable & Sendable).Type)? = nil,
         queue: DispatchQueue? = nil, onSuccess: @escaping @Sendable (T) -> Void,
         onError: @escaping @Sendable (KonexError) -> Void
     ) -> RequestHandle {
-        decodingErrors(as: errorType).deliver(
-            on: queue, { try await $0.responseObject(ofType: type, atKeyPath: keyPath) },
-            completion: split(onSuccess, onError))
+        responseObject(
+            of: type, atKeyPath: keyPath, errorType: errorType, queue: queue, onSuccess: onSuccess, onError: onError)
     }
 
     /// Sends the request and delivers a decoded array.
     @discardableResult
     public func responseArray<T: Decodable & Sendable>(
-        of type: T.Type, atKeyPath keyPath: String? = nil, errorType: (any (Decodable & Sendable).Type)? = nil,
-        queue: DispatchQueue? = nil, onSuccess: @escaping @Sendable ([T]) -> Void,
-        onError: @escaping @Sendable (KonexError) -> Void
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue? = nil,
+        onSuccess: @escaping @Sendable ([T]) -> Void, onError: @escaping @Sendable (KonexError) -> Void
     ) -> RequestHandle {
         decodingErrors(as: errorType).deliver(
-            on: queue, { try await $0.responseArray(of: type, atKeyPath: keyPath) },
+            on: queue, { try await $0.responseArray(of: type, atKeyPath: keyPath, decoder: decoder) },
             completion: split(onSuccess, onError))
     }
 

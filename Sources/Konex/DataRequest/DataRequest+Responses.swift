@@ -64,7 +64,7 @@ extension DataRequest {
     /// - Returns: The decoded value.
     /// - Throws: ``KonexError``; decoding failures carry the coding path and the start of the body.
     public func responseObject<T: Decodable & Sendable>(
-        ofType type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> T {
         try await response(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType).value
@@ -155,4 +155,15 @@ struct EmptyBodyFailure: Error, CustomStringConvertible {
 struct StringDecodingFailure: Error, CustomStringConvertible {
     let encoding: String.Encoding
     var description: String { "the body is not valid \(encoding) text" }
+}
+
+extension DataRequest {
+    /// The Konex 1 spelling of ``responseObject(of:atKeyPath:decoder:errorType:)``.
+    @available(*, deprecated, renamed: "responseObject(of:atKeyPath:decoder:errorType:)")
+    public func responseObject<T: Decodable & Sendable>(
+        ofType type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil
+    ) async throws -> T {
+        try await responseObject(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType)
+    }
 }

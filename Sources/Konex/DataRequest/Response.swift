@@ -58,7 +58,7 @@ public protocol EmptyDecodable {
 ///
 /// Decoding `Empty` never reads the body, so a `DELETE` answered with `{"deleted": true}` or with `OK` succeeds too.
 /// ```swift
-/// _ = try await client.request(DeletePost(id: 1)).validate().responseObject(ofType: Empty.self)
+/// _ = try await client.request(DeletePost(id: 1)).validate().responseObject(of: Empty.self)
 /// ```
 public struct Empty: Codable, Sendable, Hashable, EmptyDecodable {
     /// The empty value.

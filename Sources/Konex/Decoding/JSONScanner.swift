@@ -3,7 +3,7 @@ import Foundation
 /// Finds the bytes of the value at a key path in a JSON document without building the document, and refuses any
 /// document that a full parse would refuse.
 ///
-/// `responseObject(ofType:atKeyPath:)` hands only that slice to `JSONDecoder`, so unwrapping an envelope costs
+/// `responseObject(of:atKeyPath:)` hands only that slice to `JSONDecoder`, so unwrapping an envelope costs
 /// one linear scan instead of a parse and a re-serialization. The scan checks the syntax of the whole document,
 /// not only the slice it returns: a body cut short, or with a stray quote far from the path, is a failure, never a
 /// value. The rules (RFC 8259, as strict as the strictest Foundation parser):

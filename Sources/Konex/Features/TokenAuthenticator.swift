@@ -10,7 +10,7 @@ import Foundation
 /// expire is refreshed before it is sent.
 /// ```swift
 /// let auth = TokenAuthenticator(credential: saved) { stale in
-///     try await client.request(Refresh(token: stale?.refreshToken)).validate().responseObject(ofType: Credential.self)
+///     try await client.request(Refresh(token: stale?.refreshToken)).validate().responseObject(of: Credential.self)
 /// }
 /// api.adapters = [auth]
 /// api.retriers = [auth]

@@ -9,7 +9,7 @@ import Konex
 /// mock.stub(.get("/posts/{id}"), .json(Post(id: 1, title: "Hello")))
 /// mock.stub(.get("/flaky"), .status(503), .json(ok))            // 503 once, then 200
 /// let client = KonexClient(baseURL: URL(string: "https://api.test")!, transport: mock)
-/// let post = try await client.request("/posts/1").responseObject(ofType: Post.self)
+/// let post = try await client.request("/posts/1").responseObject(of: Post.self)
 /// #expect(mock.requests.count == 1)
 /// ```
 /// A request that matches nothing fails with ``UnmatchedRequestError`` (never a plausible empty 200).

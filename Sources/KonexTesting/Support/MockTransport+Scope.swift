@@ -9,7 +9,7 @@ extension MockTransport {
     /// let mock = MockTransport(clock: ImmediateClock())
     /// mock.stub(.get("/me"), .json(me))
     /// try await mock.verifying { client in
-    ///     #expect(try await client.request("/me").responseObject(ofType: User.self) == me)
+    ///     #expect(try await client.request("/me").responseObject(of: User.self) == me)
     /// }
     /// ```
     /// - Parameters:

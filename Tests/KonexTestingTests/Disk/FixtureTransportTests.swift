@@ -10,7 +10,7 @@ import Testing
     @Test func conventionFilesAnswerByMethodAndPath() async throws {
         let client = try KonexClient.fixtures(fixtures)
         #expect(try await client.request("/posts").responseArray(of: Post.self).count == 2)
-        #expect(try await client.request("/posts/1").responseObject(ofType: Post.self) == Post(id: 1, title: "Hello"))
+        #expect(try await client.request("/posts/1").responseObject(of: Post.self) == Post(id: 1, title: "Hello"))
         #expect(try await client.request("/").responseString() == "welcome\n")
     }
 
@@ -81,7 +81,7 @@ import Testing
         let transport = try FixtureTransport(directory: fixtures, clock: clock)
         try transport.serve("posts/1.get.json", for: .get("/users/me"), delay: .seconds(2))
         #expect(throws: FixtureError.self) { try transport.serve("nope.json", for: .get("/x")) }
-        let post = try await KonexClient.mocked(transport).request("/users/me").responseObject(ofType: Post.self)
+        let post = try await KonexClient.mocked(transport).request("/users/me").responseObject(of: Post.self)
         #expect(post.id == 1)
         #expect(clock.now.offset == .seconds(2))
     }

@@ -56,15 +56,15 @@ struct BlogClient: Sendable {
 
     func article(id: Int) async throws -> Article {
         try await client.request(BlogAPI.article(id: id)).validate()
-            .responseObject(ofType: Article.self, errorType: BlogError.self)
+            .responseObject(of: Article.self, errorType: BlogError.self)
     }
 
     func publish(title: String, body: String) async throws -> Article {
         try await client.request(BlogAPI.publish(title: title, body: body)).validate().responseObject(
-            ofType: Article.self)
+            of: Article.self)
     }
 
     func delete(id: Int) async throws {
-        _ = try await client.request(BlogAPI.delete(id: id)).validate().responseObject(ofType: Empty.self)
+        _ = try await client.request(BlogAPI.delete(id: id)).validate().responseObject(of: Empty.self)
     }
 }

@@ -74,7 +74,7 @@ enum UsersAPI: KonexRequest {
 extension Readme { static func snippet3() async throws {
 #sourceLocation(file: "README.md", line: 118)
 let status = try await client.request(URL(string: "https://example.com/status")!).responseData()
-let post = try await client.request("/posts/1").responseObject(ofType: Post.self)
+let post = try await client.request("/posts/1").responseObject(of: Post.self)
 let response = try await client.request(URLRequest(url: url)).response()
 #sourceLocation()
     _ = status
@@ -140,7 +140,7 @@ print(response.value.title, response.statusCode, response.headers["ETag"] ?? "-"
 
 // Nested values, found by a skim over the bytes: no parse-and-re-serialize of the envelope.
 let items = try await client.request("/feed").responseArray(of: Post.self, atKeyPath: "data.items")
-let first = try await client.request("/feed").responseObject(ofType: Post.self, atKeyPath: "data.items.0")
+let first = try await client.request("/feed").responseObject(of: Post.self, atKeyPath: "data.items.0")
 #sourceLocation()
     _ = response
     _ = items
@@ -162,7 +162,7 @@ extension Readme { static func snippet10() async throws {
 client.requestArray(of: Post.self, request: GetAllPostsRequest(),
     onSuccess: { (posts: [Post]) in /* … */ },
     onError: { (error: Error) in /* … */ })
-client.requestObject(ofType: Post.self, request: GetPost(id: 1), plugins: [LoggingPlugin()], onSuccess: { _ in }, onError: { _ in })
+client.requestObject(of: Post.self, request: GetPost(id: 1), plugins: [LoggingPlugin()], onSuccess: { _ in }, onError: { _ in })
 client.request(request: GetPosts(), responseValidators: [.statusCode(200..<300)], onSuccess: { json in }, onError: { _ in })
 #sourceLocation()
 } }
@@ -171,7 +171,7 @@ extension Readme { static func snippet11() async throws {
 #sourceLocation(file: "README.md", line: 264)
 do {
     let user = try await client.request(GetProfile()).validate()
-        .responseObject(ofType: User.self, errorType: APIError.self)
+        .responseObject(of: User.self, errorType: APIError.self)
     show(user)
 } catch let error as KonexError {
     if let apiError = error.errorBody(as: APIError.self) { show(apiError.message) }
@@ -214,7 +214,7 @@ extension Readme { static func snippet14() async throws {
 #sourceLocation(file: "README.md", line: 341)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
-        .responseObject(ofType: TokenAuthenticator.Credential.self)
+        .responseObject(of: TokenAuthenticator.Credential.self)
 }
 client.adapters = [auth]
 client.retriers = [auth]
@@ -277,7 +277,7 @@ mock.stub(.get("/offline"), .fault(.notConnected))                            //
 mock.stub(.get("/broken"), .json(post).withFault(.truncatedBody))              // .malformedJSON, .hang
 let client = KonexClient.mocked(mock)                                          // base URL https://api.test
 
-_ = try await client.request("/users/1").responseObject(ofType: User.self)
+_ = try await client.request("/users/1").responseObject(of: User.self)
 #expect(mock.requests.count == 1)
 #expect(try mock.requests[0].decodedBody(as: Empty?.self) == nil)
 try mock.verifyAllEndpointsUsed()
@@ -335,7 +335,7 @@ struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {
         try await client.request(BlogAPI.article(id: id)).validate()
-            .responseObject(ofType: Article.self, errorType: BlogError.self)
+            .responseObject(of: Article.self, errorType: BlogError.self)
     }
 }
 

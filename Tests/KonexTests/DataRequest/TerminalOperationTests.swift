@@ -32,7 +32,7 @@ import Testing
         #expect(try await client.request("latin1").responseString() == "café")
         #expect(try await client.request("posts").responseJSON()[1]?["title"] == "Two")
         #expect(try await client.request("posts").responseArray(of: Post.self) == posts)
-        #expect(try await client.request("posts").responseObject(ofType: [Post].self) == posts)
+        #expect(try await client.request("posts").responseObject(of: [Post].self) == posts)
         #expect(try await client.request("posts").response(of: [Post].self).value == posts)
     }
 
@@ -40,9 +40,9 @@ import Testing
         let client = client()
         #expect(
             try await client.request("envelope").responseArray(of: Post.self, atKeyPath: "data.items") == [posts[0]])
-        #expect(try await client.request("envelope").responseObject(ofType: Int.self, atKeyPath: "data.total") == 1)
+        #expect(try await client.request("envelope").responseObject(of: Int.self, atKeyPath: "data.total") == 1)
         #expect(
-            try await client.request("envelope").responseObject(ofType: Post.self, atKeyPath: "data.items.0")
+            try await client.request("envelope").responseObject(of: Post.self, atKeyPath: "data.items.0")
                 == posts[0])
         #expect(try await client.request("envelope").responseJSON(atKeyPath: "data.items.0.title") == "One")
     }
@@ -54,7 +54,7 @@ import Testing
     ])
     func keyPathFailuresNameThePath(path: String, message: String) async throws {
         let error = await expectThrows(KonexError.self) {
-            try await client().request("envelope").responseObject(ofType: Post.self, atKeyPath: path)
+            try await client().request("envelope").responseObject(of: Post.self, atKeyPath: path)
         }
         #expect(error?.stage == .decoding)
         #expect(error?.message == message)
@@ -75,7 +75,7 @@ import Testing
                 of: Post.self, onSuccess: { v in results.withLock { $0.append("array:\(v.count)") } }, onError: { _ in }
             ),
             client.request("posts").responseObject(
-                ofType: [Post].self, onSuccess: { v in results.withLock { $0.append("object:\(v.count)") } },
+                of: [Post].self, onSuccess: { v in results.withLock { $0.append("object:\(v.count)") } },
                 onError: { _ in }),
             client.request("text").responseString(
                 onSuccess: { v in results.withLock { $0.append("string:\(v)") } }, onError: { _ in }),
@@ -146,13 +146,28 @@ import Testing
         #expect(seen.value == ["client", "call"])
     }
 
+    @Test func callbackFormsTakeTheSameDecoderAsTheAsyncForms() async throws {
+        struct Snake: Decodable, Sendable, Equatable { let userName: String }
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(.anything, .string(#"{"user_name":"ada"}"#))
+        let client = KonexClient.mocked(mock)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(
+            try await client.request("x").responseObject(of: Snake.self, decoder: decoder) == Snake(userName: "ada"))
+        let delivered = Lock<Snake?>(nil)
+        await client.request("x").responseObject(
+            of: Snake.self, decoder: decoder, onSuccess: { value in delivered.value = value }, onError: { _ in }
+        ).wait()
+        #expect(delivered.value == Snake(userName: "ada"))
+    }
+
     @Test(arguments: [204, 205])
     func emptyStatusBodiesSucceedForDataAndEmpty(status: Int) async throws {
         let (client, _) = makeClient { $0.stub(.any("/v1/x"), .status(status)) }
         #expect(try await client.request("x").validate().responseData().isEmpty)
         #expect(try await client.request("x").response().statusCode == status)
-        #expect(try await client.request("x").responseObject(ofType: Empty.self) == Empty())
-        #expect(try await client.request("x").responseObject(ofType: Post?.self) == nil)
+        #expect(try await client.request("x").responseObject(of: Empty.self) == Empty())
+        #expect(try await client.request("x").responseObject(of: Post?.self) == nil)
     }
 
     @Test func headAndEmpty200Succeed() async throws {
@@ -163,7 +178,7 @@ import Testing
         var head = URLRequest(url: URL(string: "https://api.test/v1/x")!)
         head.httpMethod = "HEAD"
         #expect(try await client.request(head).responseData().isEmpty)
-        #expect(try await client.request("x").responseObject(ofType: Empty.self) == Empty())
+        #expect(try await client.request("x").responseObject(of: Empty.self) == Empty())
     }
 
     @Test(arguments: ["{\"deleted\": true}", "OK", "[1, 2]"])
@@ -171,13 +186,13 @@ import Testing
         let (client, _) = makeClient { $0.stub(.delete("/v1/x"), .string(body)) }
         var request = URLRequest(url: URL(string: "https://api.test/v1/x")!)
         request.httpMethod = "DELETE"
-        #expect(try await client.request(request).validate().responseObject(ofType: Empty.self) == Empty())
+        #expect(try await client.request(request).validate().responseObject(of: Empty.self) == Empty())
     }
 
     @Test func requiredValueFromEmptyBodyIsAClearError() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .status(204)) }
         let error = await expectThrows(KonexError.self) {
-            try await client.request("x").responseObject(ofType: Post.self)
+            try await client.request("x").responseObject(of: Post.self)
         }
         #expect(error?.stage == .decoding)
         #expect(error?.message.contains("empty body but a Post is required") == true)
@@ -192,7 +207,7 @@ import Testing
                     headers: ["WWW-Authenticate": "Bearer"]))
         }
         let error = await expectThrows(KonexError.self) {
-            try await client.request("me").validate().responseObject(ofType: Post.self, errorType: APIError.self)
+            try await client.request("me").validate().responseObject(of: Post.self, errorType: APIError.self)
         }
         #expect(error?.stage == .validation)
         #expect(error?.statusCode == 401)
@@ -207,7 +222,7 @@ import Testing
     @Test func mismatchedErrorBodyKeepsTheStatus() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string("<html>oops</html>", status: 502)) }
         let error = await expectThrows(KonexError.self) {
-            try await client.request("x").validate().responseObject(ofType: Post.self, errorType: APIError.self)
+            try await client.request("x").validate().responseObject(of: Post.self, errorType: APIError.self)
         }
         #expect(error?.statusCode == 502)
         #expect(error?.errorBody == nil)

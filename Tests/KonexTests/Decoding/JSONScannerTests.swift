@@ -107,7 +107,7 @@ import Testing
         mock.stub(.get("/x"), .string(#"{"next":""x","data":{"id":1}}"#))
         let client = KonexClient.mocked(mock, baseURL: URL(string: "https://api.test")!)
         let error = try await requireThrows(KonexError.self) {
-            try await client.request("x").responseObject(ofType: [String: Int].self, atKeyPath: "data")
+            try await client.request("x").responseObject(of: [String: Int].self, atKeyPath: "data")
         }
         #expect(error.stage == .decoding)
         #expect(

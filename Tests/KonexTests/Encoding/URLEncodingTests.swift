@@ -72,7 +72,7 @@ import Testing
         let (client, mock) = makeClient {
             $0.stub(.delete("/v1/posts/1").query(["soft": "true"], exact: true), .status(204))
         }
-        _ = try await client.request(Remove()).validate().responseObject(ofType: Empty.self)
+        _ = try await client.request(Remove()).validate().responseObject(of: Empty.self)
         #expect(mock.requestCount == 1)
     }
 }

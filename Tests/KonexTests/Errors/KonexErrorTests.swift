@@ -64,7 +64,7 @@ import Testing
     func hostileBodiesAreDecodingErrors(response: MockResponse, reason: String) async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), response) }
         let error = try await requireThrows(KonexError.self) {
-            try await client.request("x").responseObject(ofType: Post.self)
+            try await client.request("x").responseObject(of: Post.self)
         }
         #expect(error.stage == .decoding)
         #expect(error.message.contains(reason), "\(error)")

@@ -17,7 +17,7 @@ import Testing
         let call = Tracer(name: "call", trace: trace)
         _ = try await client.request(TracedRequest(trace: trace))
             .withPlugin(call).validate(call).process(call).withAdapter(call)
-            .responseObject(ofType: Post.self)
+            .responseObject(of: Post.self)
         #expect(
             trace.all == [
                 "adapt:client", "adapt:request", "adapt:call",
@@ -49,7 +49,7 @@ import Testing
     @Test func processorsTransformInOrder() async throws {
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string(")]}'\n{\"data\":{\"id\":7,\"title\":\"t\"}}")) }
         let post = try await client.request("x").process(.stripPrefix(")]}'")).process(.keyPath("data"))
-            .responseObject(ofType: Post.self)
+            .responseObject(of: Post.self)
         #expect(post == Post(id: 7, title: "t"))
     }
 

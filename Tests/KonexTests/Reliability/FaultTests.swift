@@ -33,7 +33,7 @@ import Testing
         let count = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<1_000 {
                 group.addTask {
-                    _ = try await client.request("x").responseObject(ofType: Post.self)
+                    _ = try await client.request("x").responseObject(of: Post.self)
                     return 1
                 }
             }
