@@ -14,8 +14,8 @@ import Foundation
 /// ```
 ///
 /// The parameter is `consuming`: an adapter that declares it so too (`func adapt(_ request: consuming URLRequest)`)
-/// owns the request and can change it in place; on FoundationNetworking that skips a copy of the whole request
-/// (about 1.4 µs) per header set. A plain `func adapt(_ request: URLRequest)` conforms as well.
+/// owns the request and can change it in place instead of copying it per header set. A plain
+/// `func adapt(_ request: URLRequest)` conforms as well.
 public protocol RequestAdapter: Sendable {
     /// Returns the request to send instead of `request`.
     /// - Parameter request: The request as built so far.

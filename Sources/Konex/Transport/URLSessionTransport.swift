@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// The default transport: `URLSession`'s `data(for:)` (and `download(for:)` for downloads, which stream to disk),
-/// with a delegate that applies the ``RedirectPolicy`` and answers authentication challenges (an unanswered 401
-/// challenge has hung FoundationNetworking in the past).
+/// with a delegate that applies the ``RedirectPolicy`` and answers authentication challenges (FoundationNetworking
+/// can wait forever on a 401 challenge nobody answers).
 ///
 /// ```swift
 /// let transport = URLSessionTransport(configuration: .ephemeral, redirectPolicy: .limit(3))
