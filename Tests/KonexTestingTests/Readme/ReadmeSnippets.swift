@@ -134,7 +134,7 @@ client.retriers = [RetryPolicy()]
 } }
 
 extension Readme { static func snippet8() async throws {
-#sourceLocation(file: "README.md", line: 229)
+#sourceLocation(file: "README.md", line: 235)
 let response = try await client.request("/posts/1").response(of: Post.self)
 print(response.value.title, response.statusCode, response.headers["ETag"] ?? "-", response.timing.total)
 
@@ -148,7 +148,7 @@ let first = try await client.request("/feed").responseObject(of: Post.self, atKe
 } }
 
 extension Readme { static func snippet9() async throws {
-#sourceLocation(file: "README.md", line: 241)
+#sourceLocation(file: "README.md", line: 249)
 let handle = client.request(GetPosts()).responseArray(of: Post.self,
     onSuccess: { posts in show(posts) },
     onError: { error in show(error) })
@@ -158,7 +158,7 @@ handle.cancel()   // onError gets `.cancelled` once, unless an outcome was alrea
 } }
 
 extension Readme { static func snippet10() async throws {
-#sourceLocation(file: "README.md", line: 250)
+#sourceLocation(file: "README.md", line: 258)
 client.requestArray(of: Post.self, request: GetAllPostsRequest(),
     onSuccess: { (posts: [Post]) in /* … */ },
     onError: { (error: Error) in /* … */ })
@@ -168,7 +168,7 @@ client.request(request: GetPosts(), responseValidators: [.statusCode(200..<300)]
 } }
 
 extension Readme { static func snippet11() async throws {
-#sourceLocation(file: "README.md", line: 264)
+#sourceLocation(file: "README.md", line: 272)
 do {
     let user = try await client.request(GetProfile()).validate()
         .responseObject(of: User.self, errorType: APIError.self)
@@ -181,7 +181,7 @@ do {
 } }
 
 extension Readme { static func snippet12() async throws {
-#sourceLocation(file: "README.md", line: 296)
+#sourceLocation(file: "README.md", line: 304)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
@@ -202,7 +202,7 @@ let request = client.request(GetPosts())
 } }
 
 extension Readme { static func snippet13() async throws {
-#sourceLocation(file: "README.md", line: 326)
+#sourceLocation(file: "README.md", line: 334)
 client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
 let upload = client.request(Upload()).validate()
     .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
@@ -211,7 +211,7 @@ let upload = client.request(Upload()).validate()
 } }
 
 extension Readme { static func snippet14() async throws {
-#sourceLocation(file: "README.md", line: 341)
+#sourceLocation(file: "README.md", line: 349)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -223,7 +223,7 @@ client.retriers = [auth]
 } }
 
 extension Readme { static func snippet15() async throws {
-#sourceLocation(file: "README.md", line: 356)
+#sourceLocation(file: "README.md", line: 364)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
@@ -231,7 +231,7 @@ print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescript
 } }
 
 extension Readme { static func snippet16() async throws {
-#sourceLocation(file: "README.md", line: 374)
+#sourceLocation(file: "README.md", line: 382)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -247,7 +247,7 @@ struct Upload: KonexRequest {
 } }
 
 extension Readme { static func snippet17() async throws {
-#sourceLocation(file: "README.md", line: 391)
+#sourceLocation(file: "README.md", line: 399)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
@@ -263,7 +263,7 @@ let saved = try await client.request("/exports/q3.pdf").validate()
 } }
 
 extension Readme { static func snippet18() async throws {
-#sourceLocation(file: "README.md", line: 422)
+#sourceLocation(file: "README.md", line: 434)
 
 
 let mock = MockTransport(clock: ImmediateClock())
@@ -287,7 +287,7 @@ try mock.verifyAllEndpointsUsed()
 } }
 
 extension Readme { static func snippet19() async throws {
-#sourceLocation(file: "README.md", line: 458)
+#sourceLocation(file: "README.md", line: 470)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
@@ -295,7 +295,7 @@ mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", w
 } }
 
 extension Readme { static func snippet20() async throws {
-#sourceLocation(file: "README.md", line: 470)
+#sourceLocation(file: "README.md", line: 482)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -309,19 +309,21 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
 } }
 
 extension Readme { static func snippet21() async throws {
-#sourceLocation(file: "README.md", line: 487)
+#sourceLocation(file: "README.md", line: 501)
+let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
 let transport = try FixtureTransport(directory: fixtures)
 try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a per-endpoint disk path and delay
 #sourceLocation()
+    _ = bundled
     _ = fixtures
     _ = client
     _ = transport
 } }
 
 extension Readme { static func snippet22() async throws {
-#sourceLocation(file: "README.md", line: 496)
+#sourceLocation(file: "README.md", line: 511)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -330,7 +332,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet23 {  // README.md line 522
+extension Readme { struct Snippet23 {  // README.md line 537
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {
