@@ -5,29 +5,6 @@ enum BodyFile {
     /// How much of an error body is read back from the file, for validators and error models.
     static let errorBodyLimit = 65_536
 
-    /// Receives the body of `request` in memory, or into a temporary file through a ``DownloadTransport`` (or, over
-    /// any other transport, by writing the body it returns). For a file, the data is the start of an error body.
-    static func receive(_ request: URLRequest, over transport: any Transport, into target: BodyTarget) async throws
-        -> (Data, HTTPURLResponse, URL?)
-    {
-        guard case .file = target else {
-            let (data, response) = try await transport.send(request)
-            return (data, response, nil)
-        }
-        let file: URL
-        let response: HTTPURLResponse
-        if let downloader = transport as? any DownloadTransport {
-            (file, response) = try await downloader.download(request)
-        } else {
-            let data: Data
-            (data, response) = try await transport.send(request)
-            file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString).body")
-            try data.write(to: file)
-        }
-        let isSuccess = (200..<300).contains(response.statusCode)
-        return (isSuccess ? Data() : prefix(of: file, limit: errorBodyLimit), response, file)
-    }
-
     static func prefix(of file: URL, limit: Int) -> Data {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return Data() }
         defer { try? handle.close() }

@@ -11,6 +11,8 @@ struct Exchange: Sendable {
     let timing: RequestTiming
     /// Where the body is, when it was received into a file (``BodyTarget/file``).
     var file: URL? = nil
+    /// The body still arriving, for ``BodyTarget/stream(bufferLimit:)``.
+    var stream: ByteStream? = nil
 }
 
 /// Where step 4 puts the response body.
@@ -19,6 +21,8 @@ enum BodyTarget: Sendable {
     case memory
     /// In a temporary file the caller then owns: `download(to:)`.
     case file
+    /// As it arrives, after the head: `stream()`. Validators see the head (and the start of an error body).
+    case stream(bufferLimit: Int)
 }
 
 extension DataRequest {
@@ -90,6 +94,7 @@ extension DataRequest {
                     return try process(received, request: request, endpoint: endpoint, shared: shared)
                 }
                 BodyFile.remove(received.file)
+                received.stream?.cancel()
                 failure = rejection
             case .failure(let error):
                 failure = error
@@ -137,7 +142,8 @@ extension DataRequest {
         let uploadSize = progress == nil ? 0 : Int64(request.httpBody?.count ?? 0)
         progress?(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
         do {
-            let (data, response, file) = try await BodyFile.receive(request, over: client.transport, into: target)
+            let (data, response, body) = try await Received.receive(request, over: client.transport, into: target)
+            let file = body.file
             let now = ContinuousClock.now
             if let progress {
                 progress(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
@@ -165,7 +171,9 @@ extension DataRequest {
             }
             let timing = RequestTiming(
                 startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt)
-            return .success(TransportResponse(response: response, data: data, timing: timing, file: file))
+            var received = TransportResponse(response: response, data: data, timing: timing, file: file)
+            received.stream = body.stream
+            return .success(received)
         } catch {
             var failure = KonexError.transport(error, request: request)
             failure.attempt = attempt
@@ -207,10 +215,10 @@ extension DataRequest {
     private func process(
         _ received: TransportResponse, request: URLRequest, endpoint: (any KonexRequest)?, shared: Components
     ) throws -> Exchange {
-        if let file = received.file {
+        if received.file != nil || received.stream != nil {
             return Exchange(
                 request: request, response: received.response, received: received.data, data: received.data,
-                timing: received.timing, file: file)
+                timing: received.timing, file: received.file, stream: received.stream)
         }
         let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
         var data = received.data
@@ -230,7 +238,7 @@ extension DataRequest {
     }
 
     /// A closure that returns the time elapsed on `clock` since this call.
-    static func stopwatch<C: Clock>(_ clock: C) -> () -> Duration where C.Duration == Duration {
+    static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
         let start = clock.now
         return { start.duration(to: clock.now) }
     }

@@ -29,6 +29,7 @@ public struct DataRequest: Sendable {
     var timeout: Duration?
     var errorDecoder: ErrorBodyDecoder?
     var progress: (@Sendable (TransferProgress) -> Void)?
+    var reconnection: ReconnectionPolicy?
 
     init(client: KonexClient, source: Source) {
         self.client = client

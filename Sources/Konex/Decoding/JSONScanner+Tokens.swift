@@ -68,35 +68,13 @@ extension JSONScanner.Cursor {
         return unit
     }
 
-    /// Skips one well-formed UTF-8 sequence of two to four bytes (Unicode Table 3-7: no overlong forms, no
-    /// surrogates, nothing past U+10FFFF).
+    /// Skips one well-formed UTF-8 sequence of two to four bytes.
     private mutating func skipMultiByteCharacter() throws {
-        let lead = bytes[position]
-        let length: Int
-        var second: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            second = 0xA0...0xBF
-        case 0xED:
-            length = 3
-            second = 0x80...0x9F
-        case 0xE1...0xEF: length = 3
-        case 0xF0:
-            length = 4
-            second = 0x90...0xBF
-        case 0xF4:
-            length = 4
-            second = 0x80...0x8F
-        case 0xF1...0xF3: length = 4
-        default: throw failure("invalid UTF-8 byte 0x\(String(lead, radix: 16)) in a string")
-        }
-        guard position + length <= bytes.count, second.contains(bytes[position + 1]) else {
-            throw failure("invalid UTF-8 sequence in a string")
-        }
-        for offset in 2..<length where !(0x80...0xBF).contains(bytes[position + offset]) {
-            throw failure("invalid UTF-8 sequence in a string")
+        guard let length = UTF8Validation.sequenceLength(bytes, at: position) else {
+            throw failure(
+                bytes[position] >= 0xC2 && bytes[position] <= 0xF4
+                    ? "invalid UTF-8 sequence in a string"
+                    : "invalid UTF-8 byte 0x\(String(bytes[position], radix: 16)) in a string")
         }
         position += length
     }

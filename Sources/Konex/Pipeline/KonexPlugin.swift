@@ -40,6 +40,8 @@ public struct TransportResponse: Sendable {
     /// Where the body was written, for `download(to:)`; `data` then holds only the start of an error body (up to
     /// 64 KB, when the status is outside 200..<300) and is empty otherwise.
     public let file: URL?
+    /// The body still arriving, when the request was streamed (Konex reads it; plugins see the head).
+    var stream: ByteStream?
 
     /// Creates a transport response.
     public init(response: HTTPURLResponse, data: Data, timing: RequestTiming, file: URL? = nil) {
@@ -47,6 +49,7 @@ public struct TransportResponse: Sendable {
         self.data = data
         self.timing = timing
         self.file = file
+        stream = nil
     }
 }
 

@@ -14,16 +14,21 @@ import Foundation
 /// let transport = URLSessionTransport(configuration: .ephemeral, redirectPolicy: .limit(3))
 /// let client = KonexClient(baseURL: url, transport: transport)
 /// ```
-public final class URLSessionTransport: DownloadTransport {
+public final class URLSessionTransport: DownloadTransport, StreamingTransport {
     /// The session requests go through.
     public let session: URLSession
     private let ownsSession: Bool
+    private let redirectPolicy: RedirectPolicy
+    /// A second session, made on the first stream, whose delegate receives the chunks: `data(for:)` and
+    /// `download(for:)` never share a delegate with streamed tasks.
+    private let streaming = Lock<URLSession?>(nil)
 
     /// Creates a transport over a session you own; its delegate, if any, stays in charge of redirects.
     /// - Parameter session: The session to use.
     public init(session: URLSession) {
         self.session = session
         ownsSession = false
+        redirectPolicy = .follow
     }
 
     /// Creates a transport with its own session.
@@ -34,11 +39,26 @@ public final class URLSessionTransport: DownloadTransport {
         let delegate = SessionDelegate(redirectPolicy: redirectPolicy)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         ownsSession = true
+        self.redirectPolicy = redirectPolicy
     }
 
     deinit {
-        // A session retains its delegate until invalidated; ours is private, so let it go with us.
+        // A session retains its delegate until invalidated; ours are private, so let them go with us.
         if ownsSession { session.finishTasksAndInvalidate() }
+        streaming.value?.finishTasksAndInvalidate()
+    }
+
+    /// The session streamed tasks go through, with its delegate.
+    func streamingSession() -> (URLSession, SessionDelegate) {
+        let session = streaming.withLock { streaming in
+            if let existing = streaming { return existing }
+            let made = URLSession(
+                configuration: self.session.configuration,
+                delegate: SessionDelegate(redirectPolicy: redirectPolicy), delegateQueue: nil)
+            streaming = made
+            return made
+        }
+        return (session, session.delegate as! SessionDelegate)
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
@@ -71,7 +91,7 @@ public final class URLSessionTransport: DownloadTransport {
         }
     }
 
-    private static func prepared(_ request: URLRequest) -> URLRequest {
+    static func prepared(_ request: URLRequest) -> URLRequest {
         var request = request
         #if canImport(FoundationNetworking)
             // FoundationNetworking truncates timeoutInterval to whole seconds, so 0.5 s would time out at once.
@@ -84,84 +104,5 @@ public final class URLSessionTransport: DownloadTransport {
     /// A challenge we declined ends as "cancelled"; it was really the server's 401.
     private func challengedResponse(for request: URLRequest) -> HTTPURLResponse? {
         (session.delegate as? SessionDelegate)?.takeChallengedResponse(for: request)
-    }
-}
-
-/// What a transport does when the server answers with a redirect.
-public struct RedirectPolicy: Sendable {
-    let decide: @Sendable (_ redirect: URLRequest, _ response: HTTPURLResponse, _ count: Int) -> URLRequest?
-
-    /// Creates a policy from a closure; return the request to follow, or `nil` to stop and return the 3xx.
-    /// - Parameter decide: Given the proposed request, the 3xx response, and how many redirects came before it.
-    public init(_ decide: @escaping @Sendable (URLRequest, HTTPURLResponse, Int) -> URLRequest?) {
-        self.decide = decide
-    }
-
-    /// Follows every redirect (URLSession's own limit applies).
-    public static let follow = RedirectPolicy { request, _, _ in request }
-    /// Never follows: the 3xx response is returned as is.
-    public static let doNotFollow = RedirectPolicy { _, _, _ in nil }
-    /// Follows at most `maximum` redirects, then returns the last 3xx response.
-    public static func limit(_ maximum: Int) -> RedirectPolicy {
-        RedirectPolicy { request, _, count in count < maximum ? request : nil }
-    }
-}
-
-private final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-    let redirectPolicy: RedirectPolicy
-    // Redirects followed so far per task; a task lives on one session, so its identifier is a stable key.
-    private let redirectCounts = Lock<[Int: Int]>([:])
-    // The 401/407 responses of challenges declined on FoundationNetworking, by method and URL, until `send`
-    // collects them (`data(for:)` does not expose its task, so the request is the key).
-    private let challenged = Lock<[String: [HTTPURLResponse]]>([:])
-
-    private static func key(_ request: URLRequest?) -> String {
-        "\(request?.httpMethod ?? "GET") \(request?.url?.absoluteString ?? "")"
-    }
-
-    func takeChallengedResponse(for request: URLRequest) -> HTTPURLResponse? {
-        challenged.withLock { pending in
-            let key = Self.key(request)
-            guard var responses = pending[key], !responses.isEmpty else { return nil }
-            let response = responses.removeFirst()
-            pending[key] = responses.isEmpty ? nil : responses
-            return response
-        }
-    }
-
-    init(redirectPolicy: RedirectPolicy) { self.redirectPolicy = redirectPolicy }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        let count = redirectCounts.withLock { counts in
-            let count = counts[task.taskIdentifier, default: 0]
-            counts[task.taskIdentifier] = count + 1
-            return count
-        }
-        completionHandler(redirectPolicy.decide(request, response, count))
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        redirectCounts.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        // Credentials travel as headers set by adapters, so a server challenge goes back to the caller as the 401.
-        #if canImport(FoundationNetworking)
-            // FoundationNetworking hangs on default handling without a credential and cancels on rejection, so
-            // decline and let `send` hand back the challenge's response (its body is lost with the transfer).
-            if let response = challenge.failureResponse as? HTTPURLResponse {
-                let key = Self.key(task.originalRequest)
-                challenged.withLock { $0[key, default: []].append(response) }
-            }
-            completionHandler(.cancelAuthenticationChallenge, nil)
-        #else
-            completionHandler(.performDefaultHandling, nil)
-        #endif
     }
 }

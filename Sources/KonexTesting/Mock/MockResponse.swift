@@ -15,6 +15,7 @@ public struct MockResponse: Sendable {
         case data(Data)
         case file(URL)
         case failed(String)
+        case chunks([MockChunk], then: StreamEnding)
     }
 
     /// The status code.
@@ -84,6 +85,37 @@ public struct MockResponse: Sendable {
         return MockResponse(status: status, headers: ["Content-Type": type].merging(headers) { $1 }, body: .file(url))
     }
 
+    /// A body that arrives in chunks, each after its delay on the transport's clock, then ends as `ending` says.
+    ///
+    /// Read with `stream()`, the chunks arrive one by one (a ManualClock test of "first token after 200 ms, then one
+    /// every 20 ms" runs in microseconds); read whole, the response waits for all of them.
+    /// ```swift
+    /// mock.stub(.get("/tokens"), .chunks([.text("a", after: .milliseconds(200)), .text("b", after: .milliseconds(20))]))
+    /// ```
+    public static func chunks(
+        _ chunks: [MockChunk], status: Int = 200, contentType: String = "application/octet-stream",
+        headers: [String: String] = [:], then ending: StreamEnding = .finish
+    ) -> MockResponse {
+        MockResponse(
+            status: status, headers: ["Content-Type": contentType].merging(headers) { $1 },
+            body: .chunks(chunks, then: ending))
+    }
+
+    /// Server-Sent Events (`text/event-stream`), the first after `firstAfter`, then one every `interval`.
+    /// ```swift
+    /// mock.stub(.get("/feed"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
+    /// mock.stub(.get("/flaky"), .events(three, then: .connectionLost))      // a fault mid-stream
+    /// ```
+    public static func events(
+        _ events: [ServerSentEvent], firstAfter: Duration = .zero, every interval: Duration = .zero,
+        headers: [String: String] = [:], then ending: StreamEnding = .finish
+    ) -> MockResponse {
+        let chunks = events.enumerated().map { index, event in
+            MockChunk(Data(event.wireFormat.utf8), after: index == 0 ? firstAfter : interval)
+        }
+        return .chunks(chunks, contentType: "text/event-stream", headers: headers, then: ending)
+    }
+
     /// A fault instead of a response.
     public static func fault(_ fault: Fault) -> MockResponse {
         MockResponse(status: 0, headers: [:], body: .data(Data()), fault: fault)
@@ -116,6 +148,7 @@ public struct MockResponse: Sendable {
                     "the mock body file \(url.path) cannot be read: \(error.localizedDescription)")
             }
         case .failed(let reason): throw MockConfigurationError(reason)
+        case .chunks(let chunks, _): return chunks.reduce(into: Data()) { $0.append($1.data) }
         }
     }
 }
@@ -165,6 +198,35 @@ public enum Fault: Sendable, Hashable {
         case .truncatedBody, .malformedJSON, .hang: nil
         }
     }
+}
+
+/// One piece of a streamed mock body.
+public struct MockChunk: Sendable, Hashable {
+    /// The bytes.
+    public var data: Data
+    /// The wait before it, on the transport's clock.
+    public var delay: Duration
+
+    /// A chunk of bytes after `delay`.
+    public init(_ data: Data, after delay: Duration = .zero) {
+        self.data = data
+        self.delay = delay
+    }
+
+    /// A chunk of UTF-8 text after `delay`.
+    public static func text(_ text: String, after delay: Duration = .zero) -> MockChunk {
+        MockChunk(Data(text.utf8), after: delay)
+    }
+}
+
+/// How a streamed mock body ends.
+public enum StreamEnding: Sendable, Hashable {
+    /// Cleanly, after the last chunk.
+    case finish
+    /// With `URLError(.networkConnectionLost)` after the last chunk.
+    case connectionLost
+    /// Never: the body stays open until the reader cancels (a hang after the head, or an endless feed).
+    case hang
 }
 
 /// How many times an endpoint answers before it stops matching.

@@ -32,7 +32,7 @@ public final class MockTransport: Transport {
     }
 
     private let state: Lock<State>
-    private let clock: any Clock<Duration>
+    let clock: any Clock<Duration>
     private let delay: Delay
     /// How many requests the journal keeps (the most recent); older ones are dropped so long runs stay flat.
     public let journalLimit: Int
@@ -128,11 +128,18 @@ public final class MockTransport: Transport {
         let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()
+        if case .chunks(let chunks, let ending) = response.body {
+            // Read whole, a streamed body takes as long as all its chunks, and ends as the stream would.
+            let total = chunks.reduce(Duration.zero) { $0 + $1.delay }
+            if total > .zero { try await clock.sleep(for: total) }
+            if ending == .connectionLost { throw URLError(.networkConnectionLost) }
+            if ending == .hang { try await Self.hangUntilCancelled() }
+        }
         return try await answer(request, with: response, slot: slot, built: built)
     }
 
     /// Journals the request and chooses the response and the total delay, under one lock.
-    private func pick(for request: URLRequest) throws -> (MockResponse, Duration, (Int, Int), HTTPURLResponse?) {
+    func pick(for request: URLRequest) throws -> (MockResponse, Duration, (Int, Int), HTTPURLResponse?) {
         try state.withLock { state in
             if journalLimit > 0 {
                 state.journal.append(RecordedRequest(request: request, sequenceNumber: state.received))
@@ -178,7 +185,7 @@ public final class MockTransport: Transport {
         }
     }
 
-    private func answer(_ request: URLRequest, with response: MockResponse, slot: (Int, Int), built: HTTPURLResponse?)
+    func answer(_ request: URLRequest, with response: MockResponse, slot: (Int, Int), built: HTTPURLResponse?)
         async throws -> (Data, HTTPURLResponse)
     {
         if let code = response.fault?.urlErrorCode { throw URLError(code) }
@@ -189,14 +196,22 @@ public final class MockTransport: Transport {
         case .malformedJSON: body = Data(#"{"id": 1, "title": "unterminated"#.utf8)
         default: break
         }
-        if let built { return (request.httpMethod == "HEAD" ? Data() : body, built) }
+        let http = try head(for: request, with: response, slot: slot, built: built)
+        return (request.httpMethod == "HEAD" ? Data() : body, http)
+    }
+
+    /// The response head, built once per response and URL.
+    func head(for request: URLRequest, with response: MockResponse, slot: (Int, Int), built: HTTPURLResponse?) throws
+        -> HTTPURLResponse
+    {
+        if let built { return built }
         let url = request.url ?? URL(string: "http://mock.invalid/")!
         guard
             let http = HTTPURLResponse(
                 url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
         else { throw MockConfigurationError("cannot build an HTTP response with status \(response.status)") }
         state.withLock { $0.endpoints[slot.0].built[slot.1] = http }
-        return (request.httpMethod == "HEAD" ? Data() : body, http)
+        return http
     }
 
     static func duration(of delay: Delay, using random: inout SeededGenerator) -> Duration {

@@ -1,0 +1,44 @@
+import Foundation
+
+extension DataRequest {
+    /// Sends the request and returns as soon as the response head has passed validation; the body follows as it
+    /// arrives (see ``DataStream``).
+    ///
+    /// The pipeline is the documented one up to the head: build, adapt, plugins, transport, plugins see the head,
+    /// validators run on the head (a non-2xx body is read, up to 64 KB, for validators and `errorType`), retriers
+    /// decide. Nothing is retried once the first body byte is handed over. Processors need a whole body, so a
+    /// request or call-site processor with `stream()` is refused; client-level processors are skipped.
+    /// ```swift
+    /// let stream = try await client.request(Chat(prompt: "hi")).validate().stream(idleTimeout: .seconds(30))
+    /// for try await line in stream.lines() { print(line) }
+    /// ```
+    /// - Parameters:
+    ///   - bufferLimit: The most bytes held for a reader slower than the network; past it the stream ends with a
+    ///     `.transport` error (``StreamFailure/Kind/bufferOverflow``). 8 MiB by default.
+    ///   - idleTimeout: Ends the stream when no byte arrives for this long, on the client's clock.
+    ///   - totalTimeout: Ends the stream when it has run this long, on the client's clock.
+    /// - Returns: The head, and the body to read.
+    /// - Throws: ``KonexError``, as every terminal does.
+    public func stream(
+        bufferLimit: Int = ByteStream.defaultBufferLimit, idleTimeout: Duration? = nil, totalTimeout: Duration? = nil
+    ) async throws -> DataStream {
+        if !processors.isEmpty || !(endpoint?.requestResponseProcessors.isEmpty ?? true) {
+            throw KonexError.invalidRequest(
+                "response processors need the whole body, so they do not apply to stream(); remove them from this call or request",
+                method: endpoint?.method ?? HTTPMethod((try? makeURLRequest())?.httpMethod ?? "GET"))
+        }
+        let exchange = try await execute(body: .stream(bufferLimit: bufferLimit))
+        guard let body = exchange.stream else { preconditionFailure("a streamed exchange carries its body") }
+        let stream = DataStream(source: self, exchange: exchange, body: body)
+        stream.watch(idle: idleTimeout, total: totalTimeout)
+        return stream
+    }
+
+    /// Reconnects a Server-Sent Events stream read with ``DataStream/events(maximumLineLength:)`` as `policy` says.
+    /// - Parameter policy: When and how to reconnect.
+    public func reconnecting(_ policy: ReconnectionPolicy = ReconnectionPolicy()) -> DataRequest {
+        var copy = self
+        copy.reconnection = policy
+        return copy
+    }
+}

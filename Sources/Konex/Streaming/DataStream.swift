@@ -1,0 +1,132 @@
+import Foundation
+
+/// A response whose head has arrived and passed validation, and whose body is still arriving.
+///
+/// Read the body once, in the form that suits it: ``chunks``, ``lines(maximumLength:)``, ``events(maximumLineLength:)``
+/// (Server-Sent Events), ``events(decoding:until:decoder:)`` or ``jsonLines(decoding:decoder:)``. Every error is a
+/// ``KonexError``; cancelling the reading task, or ``cancel()``, stops the transfer at once and ends the stream with
+/// `.cancelled`, once.
+/// ```swift
+/// let stream = try await client.request(Chat(prompt: "hi")).validate().stream()
+/// print(stream.statusCode)
+/// for try await delta in stream.events(decoding: Delta.self, until: "[DONE]") { print(delta.text, terminator: "") }
+/// ```
+public final class DataStream: Sendable {
+    /// The request as sent, after adapters.
+    public let request: URLRequest
+    /// The response head.
+    public let response: HTTPURLResponse
+    /// Konex's timing up to the head.
+    public let timing: RequestTiming
+    /// The request this stream came from (for reconnection).
+    let source: DataRequest
+    let body: ByteStream
+    private let watchdog = Lock<Task<Void, Never>?>(nil)
+
+    init(source: DataRequest, exchange: Exchange, body: ByteStream) {
+        self.source = source
+        request = exchange.request
+        response = exchange.response
+        timing = exchange.timing
+        self.body = body
+    }
+
+    deinit { watchdog.value?.cancel() }
+
+    /// The HTTP status code.
+    public var statusCode: Int { response.statusCode }
+
+    /// The response headers, looked up in any case.
+    public var headers: HTTPHeaders { HTTPHeaders(response) }
+
+    /// The body's chunks as they arrive.
+    public var chunks: StreamChunks { StreamChunks(stream: self) }
+
+    /// The body as lines of UTF-8 text (ended by LF, CR or CRLF; a last line without an ending is included).
+    /// - Parameter maximumLength: The longest line accepted, in bytes; longer is a `.decoding` error.
+    public func lines(maximumLength: Int = ServerSentEventParser.defaultMaximumLineLength) -> StreamLines {
+        StreamLines(chunks: chunks, maximumLength: maximumLength)
+    }
+
+    /// Each non-empty line decoded as JSON (JSON Lines, NDJSON).
+    /// - Parameters:
+    ///   - type: The type of each line.
+    ///   - decoder: A decoder; the client's by default.
+    public func jsonLines<T: Decodable & Sendable>(decoding type: T.Type, decoder: JSONDecoder? = nil) -> JSONLines<T> {
+        JSONLines(lines: lines(), decoder: decoder ?? source.client.decoder, stream: self)
+    }
+
+    /// The body as Server-Sent Events; reconnects when the request asked for it with ``DataRequest/reconnecting(_:)``.
+    /// - Parameter maximumLineLength: The longest line accepted, in bytes.
+    public func events(maximumLineLength: Int = ServerSentEventParser.defaultMaximumLineLength) -> ServerSentEvents {
+        ServerSentEvents(stream: self, maximumLineLength: maximumLineLength)
+    }
+
+    /// Each event's `data` decoded as JSON, until an event whose data is `sentinel` (e.g. `"[DONE]"`).
+    /// - Parameters:
+    ///   - type: The type of each event's data.
+    ///   - sentinel: Data that ends the stream instead of being decoded; `nil` to read to the end.
+    ///   - decoder: A decoder; the client's by default.
+    public func events<T: Decodable & Sendable>(
+        decoding type: T.Type, until sentinel: String? = nil, decoder: JSONDecoder? = nil
+    ) -> DecodedEvents<T> {
+        DecodedEvents(events: events(), sentinel: sentinel, decoder: decoder ?? source.client.decoder, stream: self)
+    }
+
+    /// Stops the transfer; a reader gets `.cancelled` once.
+    public func cancel() { body.cancel() }
+
+    /// Ends the stream with a timeout when no byte arrives for `idle`, or when it has run for `total`, measured on
+    /// the client's clock.
+    func watch(idle: Duration?, total: Duration?) {
+        guard idle != nil || total != nil else { return }
+        let clock = source.client.clock
+        let elapsed = DataRequest.stopwatch(clock)
+        let lastArrival = Lock(Duration.zero)
+        let buffer = body.buffer
+        buffer.onArrival { lastArrival.value = elapsed() }
+        let task = Task {
+            while !Task.isCancelled && !buffer.isEnded {
+                let now = elapsed()
+                let idleDeadline = idle.map { lastArrival.value + $0 }
+                if let total, now >= total {
+                    buffer.fail(
+                        StreamFailure(.totalTimeout, "the stream ran longer than its total timeout of \(total)"))
+                    return
+                }
+                if let idle, let idleDeadline, now >= idleDeadline {
+                    buffer.fail(StreamFailure(.idleTimeout, "no bytes arrived for \(idle) (the idle timeout)"))
+                    return
+                }
+                let next = [idleDeadline, total].compactMap { $0 }.min()! - now
+                do { try await clock.sleep(for: next) } catch { return }
+            }
+        }
+        watchdog.value = task
+        buffer.onEnd { task.cancel() }
+    }
+
+    /// The error a reader sees: always a ``KonexError`` naming this request.
+    func konexError(_ error: any Error) -> KonexError {
+        if let error = error as? KonexError { return error }
+        var failure: KonexError
+        if error is CancellationError {
+            failure = .cancelled(request, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+        } else if let stream = error as? StreamFailure {
+            let stage: KonexError.Stage =
+                switch stream.kind {
+                case .notAnEventStream: .validation
+                case .lineTooLong, .invalidUTF8: .decoding
+                default: .transport
+                }
+            failure = KonexError(
+                stage: stage, message: stream.description, method: HTTPMethod(request.httpMethod ?? "GET"),
+                url: request.url, request: request, underlyingError: stream)
+        } else {
+            failure = .transport(error, request: request)
+        }
+        failure.response = response
+        failure.attempt = timing.attempt
+        return failure
+    }
+}

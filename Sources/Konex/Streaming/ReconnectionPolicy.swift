@@ -1,0 +1,43 @@
+import Foundation
+
+/// When and how a Server-Sent Events stream reconnects after it ends or breaks.
+///
+/// Between attempts it waits the reconnection time the server asked for with `retry:` (or `initialDelay`), growing
+/// by `multiplier` after each failed attempt up to `maximumDelay`, on the client's clock. Each reconnection is a new
+/// request through the whole pipeline (plugins see it) carrying `Last-Event-ID`. It stops on 204, on a status it
+/// does not retry, after `maximumAttempts` failures in a row, and when the reader cancels.
+/// ```swift
+/// let feed = try await client.request(LiveFeed()).reconnecting(ReconnectionPolicy()).validate().stream()
+/// for try await event in feed.events() { … }
+/// ```
+public struct ReconnectionPolicy: Sendable, Hashable {
+    /// Failed attempts in a row before giving up.
+    public var maximumAttempts: Int
+    /// The wait before reconnecting when the server did not send `retry:`.
+    public var initialDelay: Duration
+    /// How much the wait grows after each failed attempt.
+    public var multiplier: Double
+    /// The longest wait.
+    public var maximumDelay: Duration
+    /// The statuses a reconnection may answer with and still be retried (any other non-2xx ends the stream).
+    public var retryableStatusCodes: Set<Int>
+
+    /// Creates a policy.
+    public init(
+        maximumAttempts: Int = 5, initialDelay: Duration = .seconds(3), multiplier: Double = 2,
+        maximumDelay: Duration = .seconds(60), retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.initialDelay = initialDelay
+        self.multiplier = multiplier
+        self.maximumDelay = maximumDelay
+        self.retryableStatusCodes = retryableStatusCodes
+    }
+
+    /// The wait before the next attempt, after `failures` failed attempts in a row.
+    func delay(serverRetry: Duration?, failures: Int) -> Duration {
+        let base = serverRetry ?? initialDelay
+        let grown = base * Foundation.pow(multiplier, Double(Swift.max(0, failures)))
+        return Swift.min(grown, maximumDelay)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// A streamed body read as Server-Sent Events, reconnecting when the request asked for it.
+public struct ServerSentEvents: AsyncSequence, Sendable {
+    public typealias Element = ServerSentEvent
+    let stream: DataStream
+    let maximumLineLength: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(
+            stream: stream, chunks: stream.chunks.makeAsyncIterator(),
+            parser: ServerSentEventParser(maximumLineLength: maximumLineLength))
+    }
+
+    /// Reads the events.
+    public struct Iterator: AsyncIteratorProtocol {
+        var stream: DataStream
+        var chunks: StreamChunks.Iterator
+        var parser: ServerSentEventParser
+        var ready: [ServerSentEvent] = []
+        var readyIndex = 0
+        var checkedType = false
+        var failures = 0
+        var done = false
+
+        public mutating func next() async throws -> ServerSentEvent? {
+            while readyIndex == ready.count {
+                if done { return nil }
+                ready.removeAll(keepingCapacity: true)
+                readyIndex = 0
+                if !checkedType {
+                    checkedType = true
+                    try checkContentType()
+                }
+                let chunk: Data?
+                do {
+                    chunk = try await chunks.next()
+                } catch let error as KonexError
+                    where error.stage == .transport && !(error.underlyingError is StreamFailure)
+                {
+                    // The connection broke: reconnect if asked to, else report it.
+                    parser.finish()
+                    guard try await reconnect(after: error) else { throw error }
+                    continue
+                }
+                guard let chunk else {
+                    parser.finish()
+                    if try await reconnect(after: nil) { continue }
+                    done = true
+                    return nil
+                }
+                var events: [ServerSentEvent] = []
+                do {
+                    try parser.parse(chunk) { events.append($0) }
+                } catch {
+                    done = true
+                    stream.cancel()
+                    throw stream.konexError(error)
+                }
+                if !events.isEmpty { failures = 0 }
+                ready = events
+            }
+            defer { readyIndex += 1 }
+            return ready[readyIndex]
+        }
+
+        private mutating func checkContentType() throws {
+            let type = stream.response.value(forHTTPHeaderField: "Content-Type")
+            guard stream.statusCode == 204 || MediaType.matches(type ?? "", anyOf: ["text/event-stream"]) else {
+                done = true
+                stream.cancel()
+                throw stream.konexError(
+                    StreamFailure(
+                        .notAnEventStream,
+                        "events() needs a text/event-stream response, and this one is \(type.map { "\"\($0)\"" } ?? "without a Content-Type")"
+                    ))
+            }
+        }
+
+        /// Waits and reconnects when the request's policy allows; `false` when the stream is over.
+        private mutating func reconnect(after error: KonexError?) async throws -> Bool {
+            guard let policy = stream.source.reconnection, stream.statusCode != 204 else { return false }
+            while failures < policy.maximumAttempts {
+                let wait = policy.delay(serverRetry: parser.reconnectionTime, failures: failures)
+                do {
+                    try await stream.source.client.clock.sleep(for: wait)
+                } catch {
+                    throw stream.konexError(CancellationError())
+                }
+                var request = stream.source
+                if let id = parser.lastEventID { request = request.withAdapter(.header("Last-Event-ID", id)) }
+                do {
+                    let next = try await request.stream(bufferLimit: stream.body.buffer.limit)
+                    if next.statusCode == 204 { return false }
+                    if !(200..<300).contains(next.statusCode) {
+                        guard policy.retryableStatusCodes.contains(next.statusCode) else {
+                            throw next.konexError(
+                                KonexError(
+                                    stage: .validation,
+                                    message:
+                                        "the reconnection was answered with \(next.statusCode), which is not retried",
+                                    request: next.request, response: next.response))
+                        }
+                        next.cancel()
+                        failures += 1
+                        continue
+                    }
+                    stream = next
+                    chunks = next.chunks.makeAsyncIterator()
+                    checkedType = false
+                    return true
+                } catch let failure as KonexError
+                    where failure.stage == .validation
+                    && failure.statusCode.map(policy.retryableStatusCodes.contains) == true
+                {
+                    failures += 1
+                } catch let failure as KonexError where failure.stage == .transport {
+                    failures += 1
+                }
+            }
+            if let error { throw error }
+            return false
+        }
+    }
+}

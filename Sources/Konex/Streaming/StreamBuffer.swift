@@ -1,0 +1,146 @@
+import Foundation
+
+/// The queue between a transfer and the reader of a ``ByteStream``: bounded, read once, ended once.
+final class StreamBuffer: Sendable {
+    private struct State {
+        var chunks: [Data] = []
+        var head = 0
+        var buffered = 0
+        /// Set when the producer is done: `nil` error for a clean end.
+        var end: (any Error)?? = .none
+        /// Whether the reader has been told how the stream ended (an error is thrown once, then `nil`).
+        var endDelivered = false
+        var waiter: CheckedContinuation<Data?, any Error>?
+        var cancelled = false
+        var arrivals = 0
+        var onArrival: (@Sendable () -> Void)?
+        var onEnd: [@Sendable () -> Void] = []
+    }
+
+    private let state = Lock(State())
+    let limit: Int
+    private let onCancel: @Sendable () -> Void
+
+    init(limit: Int, onCancel: @escaping @Sendable () -> Void) {
+        self.limit = limit
+        self.onCancel = onCancel
+    }
+
+    /// How many chunks have arrived.
+    var arrivals: Int { state.withLock { $0.arrivals } }
+
+    /// Whether the producer is done (or the stream was ended for it).
+    var isEnded: Bool { state.withLock { $0.end != nil } }
+
+    /// Called after each chunk arrives (for idle timeouts).
+    func onArrival(_ hook: @escaping @Sendable () -> Void) { state.withLock { $0.onArrival = hook } }
+
+    /// Called once when the stream ends, however it ends.
+    func onEnd(_ hook: @escaping @Sendable () -> Void) {
+        let endedAlready = state.withLock { state -> Bool in
+            if state.end != nil { return true }
+            state.onEnd.append(hook)
+            return false
+        }
+        if endedAlready { hook() }
+    }
+
+    @discardableResult
+    func yield(_ chunk: Data) -> Bool {
+        var overflowed = false
+        let (accepted, waiter, hook) = state.withLock {
+            state -> (Bool, CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?) in
+            guard state.end == nil else { return (false, nil, nil) }
+            state.arrivals += 1
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (true, waiter, state.onArrival)
+            }
+            if state.buffered + chunk.count > limit {
+                overflowed = true
+                return (false, nil, nil)
+            }
+            state.chunks.append(chunk)
+            state.buffered += chunk.count
+            return (true, nil, state.onArrival)
+        }
+        hook?()
+        waiter?.resume(returning: chunk)
+        if overflowed {
+            end(StreamFailure.bufferOverflow(limit: limit))
+            onCancel()
+        }
+        return accepted
+    }
+
+    func finish(_ error: (any Error)?) { end(error) }
+
+    /// Ends the stream with `error` for the reader and stops the transfer (a timeout).
+    func fail(_ error: any Error) {
+        guard !isEnded else { return }
+        end(error)
+        onCancel()
+    }
+
+    /// Ends the stream (first end wins) and wakes a waiting reader.
+    func end(_ error: (any Error)?) {
+        let (waiter, hooks) = state.withLock {
+            state -> (CheckedContinuation<Data?, any Error>?, [@Sendable () -> Void]) in
+            guard state.end == nil else { return (nil, []) }
+            state.end = .some(error)
+            let hooks = state.onEnd
+            state.onEnd = []
+            guard let waiter = state.waiter else { return (nil, hooks) }
+            state.waiter = nil
+            state.endDelivered = true
+            return (waiter, hooks)
+        }
+        if let waiter {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
+        }
+        for hook in hooks { hook() }
+    }
+
+    /// Stops the stream for the reader: the transfer is cancelled, a waiting reader gets `CancellationError`.
+    func cancel() {
+        let first = state.withLock { state -> Bool in
+            if state.cancelled { return false }
+            state.cancelled = true
+            return state.end == nil
+        }
+        guard first else { return }
+        end(CancellationError())
+        onCancel()
+    }
+
+    func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                let outcome = state.withLock { state -> Result<Data?, any Error>? in
+                    if state.head < state.chunks.count {
+                        let chunk = state.chunks[state.head]
+                        state.chunks[state.head] = Data()
+                        state.head += 1
+                        state.buffered -= chunk.count
+                        if state.head == state.chunks.count {
+                            state.chunks.removeAll(keepingCapacity: true)
+                            state.head = 0
+                        }
+                        return .success(chunk)
+                    }
+                    if let end = state.end {
+                        if state.endDelivered { return .success(nil) }
+                        state.endDelivered = true
+                        if let error = end { return .failure(error) }
+                        return .success(nil)
+                    }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+}

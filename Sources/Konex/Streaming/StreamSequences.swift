@@ -1,0 +1,147 @@
+import Foundation
+
+/// A streamed body's chunks; errors are ``KonexError``s.
+public struct StreamChunks: AsyncSequence, Sendable {
+    public typealias Element = Data
+    let stream: DataStream
+
+    public func makeAsyncIterator() -> Iterator { Iterator(stream: stream, chunks: stream.body.makeAsyncIterator()) }
+
+    /// Reads the chunks.
+    public struct Iterator: AsyncIteratorProtocol {
+        let stream: DataStream
+        var chunks: ByteStream.Iterator
+
+        public mutating func next() async throws -> Data? {
+            do {
+                return try await chunks.next()
+            } catch {
+                throw stream.konexError(error)
+            }
+        }
+    }
+}
+
+/// A streamed body as lines of UTF-8 text.
+public struct StreamLines: AsyncSequence, Sendable {
+    public typealias Element = String
+    let chunks: StreamChunks
+    let maximumLength: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(chunks: chunks.makeAsyncIterator(), splitter: LineSplitter(maximumLength: maximumLength))
+    }
+
+    /// Reads the lines.
+    public struct Iterator: AsyncIteratorProtocol {
+        var chunks: StreamChunks.Iterator
+        var splitter: LineSplitter
+        var ready: [String] = []
+        var readyIndex = 0
+        var done = false
+
+        public mutating func next() async throws -> String? {
+            while readyIndex == ready.count {
+                if done { return nil }
+                ready.removeAll(keepingCapacity: true)
+                readyIndex = 0
+                do {
+                    guard let chunk = try await chunks.next() else {
+                        done = true
+                        if let last = splitter.remainder() { ready.append(try last.withUnsafeBytes(UTF8Text.decode)) }
+                        continue
+                    }
+                    var lines: [String] = []
+                    try chunk.withUnsafeBytes { bytes in
+                        try splitter.split(bytes) { lines.append(try UTF8Text.decode($0)) }
+                    }
+                    ready = lines
+                } catch {
+                    done = true
+                    throw chunks.stream.konexError(error)
+                }
+            }
+            defer { readyIndex += 1 }
+            return ready[readyIndex]
+        }
+    }
+}
+
+/// Each non-empty line of a streamed body decoded as JSON.
+public struct JSONLines<T: Decodable & Sendable>: AsyncSequence, Sendable {
+    public typealias Element = T
+    let lines: StreamLines
+    let decoder: JSONDecoder
+    let stream: DataStream
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(lines: lines.makeAsyncIterator(), decoder: decoder, stream: stream)
+    }
+
+    /// Reads and decodes the lines.
+    public struct Iterator: AsyncIteratorProtocol {
+        var lines: StreamLines.Iterator
+        let decoder: JSONDecoder
+        let stream: DataStream
+        var number = 0
+
+        public mutating func next() async throws -> T? {
+            while let line = try await lines.next() {
+                number += 1
+                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+                return try stream.decode(T.self, from: line, with: decoder, at: "line \(number)")
+            }
+            return nil
+        }
+    }
+}
+
+/// Each Server-Sent Event's `data` decoded as JSON, until a sentinel.
+public struct DecodedEvents<T: Decodable & Sendable>: AsyncSequence, Sendable {
+    public typealias Element = T
+    let events: ServerSentEvents
+    let sentinel: String?
+    let decoder: JSONDecoder
+    let stream: DataStream
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(events: events.makeAsyncIterator(), sentinel: sentinel, decoder: decoder, stream: stream)
+    }
+
+    /// Reads and decodes the events.
+    public struct Iterator: AsyncIteratorProtocol {
+        var events: ServerSentEvents.Iterator
+        let sentinel: String?
+        let decoder: JSONDecoder
+        let stream: DataStream
+        var finished = false
+
+        public mutating func next() async throws -> T? {
+            guard !finished, let event = try await events.next() else { return nil }
+            if let sentinel, event.data == sentinel {
+                finished = true
+                stream.cancel()  // the rest is not wanted: stop the transfer, quietly
+                return nil
+            }
+            return try stream.decode(
+                T.self, from: event.data, with: decoder, at: "event \(event.id.map { "id \($0)" } ?? event.event)")
+        }
+    }
+}
+
+extension DataStream {
+    /// Decodes one line or event, as a `.decoding` ``KonexError`` naming where in the stream it failed.
+    func decode<T: Decodable>(_ type: T.Type, from text: String, with decoder: JSONDecoder, at place: String) throws
+        -> T
+    {
+        do {
+            return try decoder.decode(type, from: Data(text.utf8))
+        } catch {
+            var failure = KonexError.decoding(
+                error, keyPath: nil, request: request, response: response, data: Data(text.utf8))
+            failure.message = "\(place) of the stream: \(failure.message)"
+            failure.attempt = timing.attempt
+            throw failure
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The session delegate of ``URLSessionTransport``: redirects, challenges, and the chunks of streamed responses.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    let redirectPolicy: RedirectPolicy
+    // Redirects followed so far per task; a task lives on one session, so its identifier is a stable key.
+    private let redirectCounts = Lock<[Int: Int]>([:])
+    // The 401/407 responses of challenges declined on FoundationNetworking, by method and URL, until `send`
+    // collects them (`data(for:)` does not expose its task, so the request is the key).
+    private let challenged = Lock<[String: [HTTPURLResponse]]>([:])
+
+    private static func key(_ request: URLRequest?) -> String {
+        "\(request?.httpMethod ?? "GET") \(request?.url?.absoluteString ?? "")"
+    }
+
+    func takeChallengedResponse(for request: URLRequest?) -> HTTPURLResponse? {
+        challenged.withLock { pending in
+            let key = Self.key(request)
+            guard var responses = pending[key], !responses.isEmpty else { return nil }
+            let response = responses.removeFirst()
+            pending[key] = responses.isEmpty ? nil : responses
+            return response
+        }
+    }
+
+    init(redirectPolicy: RedirectPolicy) { self.redirectPolicy = redirectPolicy }
+
+    /// A streamed task: who waits for its head, and where its chunks go.
+    private struct Streamed: Sendable {
+        var head: CheckedContinuation<(HTTPURLResponse, ByteStream), any Error>?
+        let body: ByteStream
+        let chunks: ByteStream.Continuation
+    }
+
+    // Only the streaming session's tasks are here; `data(for:)` and `download(for:)` tasks never are.
+    private let streams = Lock<[Int: Streamed]>([:])
+
+    func register(
+        _ task: URLSessionTask, head: CheckedContinuation<(HTTPURLResponse, ByteStream), any Error>, body: ByteStream,
+        chunks: ByteStream.Continuation
+    ) {
+        streams.withLock { $0[task.taskIdentifier] = Streamed(head: head, body: body, chunks: chunks) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let waiting = streams.withLock {
+            streams -> (CheckedContinuation<(HTTPURLResponse, ByteStream), any Error>, ByteStream)? in
+            guard let head = streams[dataTask.taskIdentifier]?.head, let body = streams[dataTask.taskIdentifier]?.body
+            else { return nil }
+            streams[dataTask.taskIdentifier]?.head = nil
+            return (head, body)
+        }
+        completionHandler(.allow)
+        guard let (head, body) = waiting else { return }
+        if let http = response as? HTTPURLResponse {
+            head.resume(returning: (http, body))
+        } else {
+            head.resume(throwing: URLError(.badServerResponse))
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let chunks = streams.withLock({ $0[dataTask.taskIdentifier]?.chunks }) else { return }
+        // `false`: the reader left or fell too far behind, and the stream already ended.
+        if !chunks.yield(data) { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let count = redirectCounts.withLock { counts in
+            let count = counts[task.taskIdentifier, default: 0]
+            counts[task.taskIdentifier] = count + 1
+            return count
+        }
+        completionHandler(redirectPolicy.decide(request, response, count))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        redirectCounts.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+        guard let streamed = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let head = streamed.head {
+            // No head arrived. A challenge we declined ends as "cancelled": it was really the server's 401.
+            if (error as? URLError)?.code == .cancelled,
+                let challenged = takeChallengedResponse(for: task.originalRequest)
+            {
+                streamed.chunks.finish()
+                head.resume(returning: (challenged, streamed.body))
+            } else {
+                head.resume(throwing: error ?? URLError(.badServerResponse))
+            }
+        } else if let error {
+            streamed.chunks.finish(throwing: error)
+        } else {
+            streamed.chunks.finish()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // Credentials travel as headers set by adapters, so a server challenge goes back to the caller as the 401.
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking hangs on default handling without a credential and cancels on rejection, so
+            // decline and let `send` hand back the challenge's response (its body is lost with the transfer).
+            if let response = challenge.failureResponse as? HTTPURLResponse {
+                let key = Self.key(task.originalRequest)
+                challenged.withLock { $0[key, default: []].append(response) }
+            }
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+}
