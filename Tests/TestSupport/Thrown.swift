@@ -8,8 +8,8 @@ import Testing
 ///   - type: The error type expected.
 ///   - body: The code that should throw.
 /// - Returns: The error.
-package func requireThrows<E: Error>(
-    _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Any
+package func requireThrows<E: Error, Result>(
+    _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Result
 ) async throws -> E {
     guard let error = await expectThrows(type, sourceLocation: sourceLocation, body) else {
         throw ExpectedError(type: "\(type)")
@@ -23,8 +23,8 @@ package func requireThrows<E: Error>(
 ///   - body: The code that should throw.
 /// - Returns: The error, or `nil`.
 @discardableResult
-package func expectThrows<E: Error>(
-    _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Any
+package func expectThrows<E: Error, Result>(
+    _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Result
 ) async -> E? {
     do {
         let value = try await body()

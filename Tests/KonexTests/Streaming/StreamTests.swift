@@ -1,0 +1,212 @@
+import Foundation
+import KonexTesting
+import TestSupport
+import Testing
+
+@testable import Konex
+
+/// `stream()` over the mock transport on a ManualClock: what the pipeline does with a head, and how a body that is
+/// still arriving is read, timed out and cancelled.
+@Suite struct StreamTests {
+    struct Delta: Codable, Sendable, Equatable { let text: String }
+
+    static func deltas(_ count: Int) -> [ServerSentEvent] {
+        (0..<count).map { ServerSentEvent(data: #"{"text":"t\#($0)"}"#, id: "\($0)") } + [
+            ServerSentEvent(data: "[DONE]")
+        ]
+    }
+
+    @Test func firstTokenAfter200msThenFiftyEvery20msOnAManualClock() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/chat"), .events(Self.deltas(50), firstAfter: .milliseconds(200), every: .milliseconds(20)))
+        let client = KonexClient.mocked(mock, clock: clock)
+        let stream = try await client.request("chat").validate().stream()
+        #expect(stream.statusCode == 200)
+        let received = Lock<[String]>([])
+        let reader = Task {
+            for try await delta in stream.events(decoding: Delta.self, until: "[DONE]") {
+                received.withLock { $0.append(delta.text) }
+            }
+        }
+        try await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(199))
+        #expect(received.value.isEmpty)  // nothing before the first token is due
+        clock.advance(by: .milliseconds(1))
+        try await WaitTimeout.wait(for: "the first token; got \(received.value)") { received.value == ["t0"] }
+        for index in 1...50 {
+            try await clock.waitForSleepers()
+            clock.advance(by: .milliseconds(20))
+            try await WaitTimeout.wait(for: "token \(index)") { received.value.count == Swift.min(index + 1, 50) }
+        }
+        try await reader.value
+        #expect(received.value == (0..<50).map { "t\($0)" })
+        #expect(clock.now.offset == .milliseconds(200 + 50 * 20))
+    }
+
+    @Test func validatorsRunOnTheHeadAndANon2xxStreamCarriesItsDecodedErrorBody() async throws {
+        struct APIError: Codable, Sendable, Equatable { let message: String }
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(
+            .get("/chat"),
+            .chunks([.text(#"{"message":"#), .text(#""no token"}"#)], status: 401, contentType: "application/json"))
+        let client = KonexClient.mocked(mock)
+        let error = try await requireThrows(KonexError.self) {
+            try await client.request("chat").validate().decodingErrors(as: APIError.self).stream()
+        }
+        #expect(error.stage == .validation)
+        #expect(error.statusCode == 401)
+        #expect(error.errorBody(as: APIError.self) == APIError(message: "no token"))
+        #expect(error.headers["content-type"] == "application/json")
+    }
+
+    @Test func withoutValidationANon2xxStreamStillDeliversItsWholeBody() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/x"), .chunks([.text("a"), .text("b")], status: 500))
+        let stream = try await KonexClient.mocked(mock).request("x").stream()
+        var body = Data()
+        for try await chunk in stream.chunks { body.append(chunk) }
+        #expect(String(decoding: body, as: UTF8.self) == "ab")
+    }
+
+    @Test func retriesHappenBeforeTheFirstByteOnly() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/feed"), .status(503), .events([ServerSentEvent(data: "a")], then: .connectionLost))
+        let client = KonexClient.mocked(mock, clock: ImmediateClock())
+        let stream = try await client.request("feed").validate().retry(RetryPolicy()).stream()
+        var events: [String] = []
+        let error = try await requireThrows(KonexError.self) {
+            for try await event in stream.events() { events.append(event.data) }
+        }
+        #expect(events == ["a"])
+        #expect(error.stage == .transport)  // the lost connection is reported, not retried
+        #expect(mock.requestCount == 2)
+    }
+
+    @Test func processorsThatNeedTheWholeBodyAreRefusedAtTheCallSite() async throws {
+        let client = KonexClient.mocked(MockTransport(clock: ImmediateClock()).stubbing(.anything, .string("x")))
+        let error = try await requireThrows(KonexError.self) {
+            try await client.request("x").process(.keyPath("data")).stream()
+        }
+        #expect(error.stage == .invalidRequest)
+        #expect(error.message.contains("processors need the whole body"))
+    }
+
+    @Test func cancellingTheReadingTaskStopsTheTransferAndEndsWithCancelledOnce() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/forever"), .events([ServerSentEvent(data: "hello")], then: .hang))
+        let stream = try await KonexClient.mocked(mock, clock: clock).request("forever").stream()
+        let seen = Lock<[String]>([])
+        let reader = Task {
+            for try await event in stream.events() { seen.withLock { $0.append(event.data) } }
+        }
+        try await WaitTimeout.wait(for: "the first event") { seen.value == ["hello"] }
+        reader.cancel()
+        let error = try await requireThrows(KonexError.self) { try await reader.value }
+        #expect(error.stage == .cancelled)
+        #expect(stream.body.buffer.isEnded)
+        // Read again: the end was already told, once.
+        var again = stream.chunks.makeAsyncIterator()
+        #expect(try await again.next() == nil)
+    }
+
+    @Test func cancellingTheHandleEndsAWaitingReaderWithCancelled() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/forever"), .chunks([], then: .hang))
+        let stream = try await KonexClient.mocked(mock).request("forever").stream()
+        let reader = Task { for try await _ in stream.lines() {} }
+        stream.cancel()
+        let error = try await requireThrows(KonexError.self) { try await reader.value }
+        #expect(error.stage == .cancelled)
+    }
+
+    @Test func idleAndTotalTimeoutsAreDistinctTypedErrorsOnTheClientsClock() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/slow"), .chunks([.text("a"), .text("b", after: .seconds(10))]))
+        mock.stub(.get("/long"), .chunks((0..<100).map { .text("x", after: .seconds($0 == 0 ? 0 : 1)) }))
+        let client = KonexClient.mocked(mock, clock: clock)
+
+        let slow = try await client.request("slow").stream(idleTimeout: .seconds(5))
+        let idle = Task { for try await _ in slow.chunks {} }
+        try await clock.waitForSleepers(2)  // the chunk's delay and the watchdog
+        clock.advance(by: .seconds(5))
+        let idleError = try await requireThrows(KonexError.self) { try await idle.value }
+        #expect((idleError.underlyingError as? StreamFailure)?.kind == .idleTimeout)
+        #expect(idleError.stage == .transport)
+
+        let long = try await client.request("long").stream(idleTimeout: .seconds(5), totalTimeout: .seconds(30))
+        let total = Task { for try await _ in long.chunks {} }
+        for _ in 0..<30 {
+            try await clock.waitForSleepers(2)
+            clock.advance(by: .seconds(1))
+        }
+        let totalError = try await requireThrows(KonexError.self) { try await total.value }
+        #expect((totalError.underlyingError as? StreamFailure)?.kind == .totalTimeout)
+        #expect(totalError.message.contains("total timeout"))
+    }
+
+    @Test func aReaderThatFallsBehindTheBufferLimitGetsATypedErrorNotUnboundedMemory() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/flood"), .chunks((0..<100).map { _ in MockChunk(Data(count: 1_024)) }))
+        let stream = try await KonexClient.mocked(mock).request("flood").stream(bufferLimit: 10_000)
+        try await WaitTimeout.wait(for: "the buffer to overflow") { stream.body.buffer.isEnded }
+        var count = 0
+        let error = try await requireThrows(KonexError.self) { for try await _ in stream.chunks { count += 1 } }
+        #expect((error.underlyingError as? StreamFailure)?.kind == .bufferOverflow)
+        #expect(count <= 10)
+    }
+
+    @Test func linesAndJSONLines() async throws {
+        struct Item: Codable, Sendable, Equatable { let id: Int }
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/lines"), .chunks([.text("a\r"), .text("\nb\nc")]))
+        mock.stub(.get("/jsonl"), .chunks([.text("{\"id\":1}\n\n{\"i"), .text("d\":2}\n")]))
+        mock.stub(.get("/bad"), .chunks([.text("{\"id\":1}\n{\"id\":\"x\"}\n")]))
+        let client = KonexClient.mocked(mock)
+        var lines: [String] = []
+        for try await line in try await client.request("lines").stream().lines() { lines.append(line) }
+        #expect(lines == ["a", "b", "c"])
+        var items: [Item] = []
+        for try await item in try await client.request("jsonl").stream().jsonLines(decoding: Item.self) {
+            items.append(item)
+        }
+        #expect(items == [Item(id: 1), Item(id: 2)])
+        let error = try await requireThrows(KonexError.self) {
+            for try await _ in try await client.request("bad").stream().jsonLines(decoding: Item.self) {}
+        }
+        #expect(error.stage == .decoding)
+        #expect(error.message.hasPrefix("line 2 of the stream: "))
+        #expect(error.codingPath == "id")
+    }
+
+    @Test func eventsOfAResponseThatIsNotAnEventStreamSayWhatCame() async throws {
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(.anything, .json(["a": 1] as JSON))
+        let stream = try await KonexClient.mocked(mock).request("x").stream()
+        let error = try await requireThrows(KonexError.self) { for try await _ in stream.events() {} }
+        #expect(error.stage == .validation)
+        #expect(error.message == "events() needs a text/event-stream response, and this one is \"application/json\"")
+    }
+
+    @Test func aTransportThatCannotStreamDeliversTheBodyAsOneChunk() async throws {
+        struct Plain: Transport {
+            func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+                let head = HTTPURLResponse(
+                    url: request.url!, statusCode: 200, httpVersion: nil,
+                    headerFields: ["Content-Type": "text/event-stream"])!
+                return (Data("data: one\n\ndata: two\n\n".utf8), head)
+            }
+        }
+        let stream = try await KonexClient(baseURL: api, transport: Plain()).request("x").stream()
+        var chunks = 0
+        var events: [String] = []
+        var parser = ServerSentEventParser()
+        for try await chunk in stream.chunks {
+            chunks += 1
+            try parser.parse(chunk) { events.append($0.data) }
+        }
+        #expect(chunks == 1)
+        #expect(events == ["one", "two"])
+    }
+}
