@@ -210,3 +210,77 @@ import Testing
         #expect(events == ["one", "two"])
     }
 }
+
+/// Reconnecting Server-Sent Events: Last-Event-ID, the server's retry, the policy's backoff, 204 and plugins.
+@Suite struct ReconnectionTests {
+    final class Sent: KonexPlugin, Sendable {
+        let lastEventIDs = Lock<[String?]>([])
+        func didSendRequest(_ request: URLRequest) async {
+            lastEventIDs.withLock { $0.append(request.value(forHTTPHeaderField: "Last-Event-ID")) }
+        }
+    }
+
+    @Test func reconnectsWithLastEventIDAfterTheServersRetryAndStopsOn204() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/feed").header("Last-Event-ID", "3"), .status(204))
+        mock.stub(
+            .get("/feed").header("Last-Event-ID", "2"), .events([ServerSentEvent(data: "c", id: "3")]))
+        mock.stub(
+            .get("/feed"),
+            .events([
+                ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "b", id: "2", retry: .milliseconds(500)),
+            ]),
+            times: .once)
+        let sent = Sent()
+        let client = KonexClient.mocked(mock, clock: clock)
+        let stream = try await client.request("feed").withPlugin(sent).reconnecting().stream()
+        let seen = Lock<[String]>([])
+        let reader = Task { for try await event in stream.events() { seen.withLock { $0.append(event.data) } } }
+        try await clock.waitForSleepers()  // the server's retry: 500 ms, not the policy's 3 s
+        #expect(seen.value == ["a", "b"])
+        clock.advance(by: .milliseconds(499))
+        #expect(mock.requestCount == 1)
+        clock.advance(by: .milliseconds(1))
+        try await WaitTimeout.wait(for: "event c") { seen.value == ["a", "b", "c"] }
+        try await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(500))
+        try await reader.value  // 204: the stream is over
+        #expect(seen.value == ["a", "b", "c"])
+        #expect(sent.lastEventIDs.value == [nil, "2", "3"])  // every reconnection went through the plugins
+    }
+
+    @Test func backsOffOnRetryableStatusesAndStopsOnOthers() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/feed").header("Last-Event-ID", "1"), .status(503), .status(503), .status(404))
+        mock.stub(.get("/feed"), .events([ServerSentEvent(data: "a", id: "1")]), times: .once)
+        let client = KonexClient.mocked(mock, clock: clock)
+        let policy = ReconnectionPolicy(maximumAttempts: 5, initialDelay: .seconds(1), multiplier: 2)
+        let stream = try await client.request("feed").reconnecting(policy).stream()
+        let reader = Task { for try await _ in stream.events() {} }
+        var waits: [Duration] = []
+        for wait in [Duration.seconds(1), .seconds(2), .seconds(4)] {
+            try await clock.waitForSleepers()
+            let before = clock.now
+            clock.advance(by: wait)
+            waits.append(before.duration(to: clock.now))
+        }
+        let error = try await requireThrows(KonexError.self) { try await reader.value }
+        #expect(error.statusCode == 404)
+        #expect(error.message.contains("404, which is not retried"))
+        #expect(waits == [.seconds(1), .seconds(2), .seconds(4)])
+        #expect(mock.requestCount == 4)
+    }
+
+    @Test func withoutAPolicyTheStreamSimplyEnds() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/feed"), .events([ServerSentEvent(data: "a")]))
+        var seen: [String] = []
+        for try await event in try await KonexClient.mocked(mock).request("feed").stream().events() {
+            seen.append(event.data)
+        }
+        #expect(seen == ["a"])
+        #expect(mock.requestCount == 1)
+    }
+}
