@@ -1,0 +1,137 @@
+"""A Server-Sent Events server for Konex's streaming tests and benchmark (Starlette + sse-starlette + uvicorn).
+
+Endpoints (all GET):
+  /events?n=5&gap_ms=50          n events (id 1…n, data {"n": i}) with a gap between them, then the end
+  /first-then-wait?wait_ms=1000&n=5
+                                 one event at once, then nothing for wait_ms, then the rest
+  /reconnect?last=5              events with retry: 100, two per connection, resuming after Last-Event-ID;
+                                 once `last` has been sent, answers 204 (no more reconnections)
+  /unauthorized                  401 with a JSON error body
+  /forever?gap_ms=20             an event every gap_ms until the client leaves
+  /stats                         {"open": streams open now, "closed": streams the client left}
+  /bytes?total=52428800&chunk=65536
+                                 raw bytes (application/octet-stream) in chunks, as fast as possible
+  /many?n=100000                 n small events as fast as possible
+"""
+import asyncio
+import json
+import sys
+
+import uvicorn
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+stats = {"open": 0, "closed": 0}
+NO_PING = 3600  # sse-starlette pings every 15 s by default; the tests count every byte
+
+
+def tracked(generator):
+    async def wrapper():
+        stats["open"] += 1
+        try:
+            async for item in generator:
+                yield item
+        finally:
+            stats["open"] -= 1
+            stats["closed"] += 1
+    return wrapper()
+
+
+async def events(request: Request):
+    n = int(request.query_params.get("n", "5"))
+    gap = int(request.query_params.get("gap_ms", "50")) / 1000
+
+    async def generate():
+        for i in range(1, n + 1):
+            yield {"id": str(i), "data": json.dumps({"n": i})}
+            if i < n:
+                await asyncio.sleep(gap)
+    return EventSourceResponse(tracked(generate()), ping=NO_PING)
+
+
+async def first_then_wait(request: Request):
+    wait = int(request.query_params.get("wait_ms", "1000")) / 1000
+    n = int(request.query_params.get("n", "5"))
+
+    async def generate():
+        yield {"id": "1", "data": "first"}
+        await asyncio.sleep(wait)
+        for i in range(2, n + 1):
+            yield {"id": str(i), "data": f"event {i}"}
+    return EventSourceResponse(tracked(generate()), ping=NO_PING)
+
+
+async def reconnect(request: Request):
+    last = int(request.query_params.get("last", "5"))
+    after = int(request.headers.get("last-event-id", "0") or "0")
+    if after >= last:
+        return Response(status_code=204)
+
+    async def generate():
+        for i in range(after + 1, min(after + 2, last) + 1):
+            yield {"id": str(i), "data": f"event {i}", "retry": 100}
+    return EventSourceResponse(tracked(generate()), ping=NO_PING)
+
+
+async def unauthorized(request: Request):
+    return JSONResponse({"error": "missing token"}, status_code=401)
+
+
+async def forever(request: Request):
+    gap = int(request.query_params.get("gap_ms", "20")) / 1000
+
+    async def generate():
+        i = 0
+        while True:
+            i += 1
+            yield {"id": str(i), "data": f"tick {i}"}
+            await asyncio.sleep(gap)
+    return EventSourceResponse(tracked(generate()), ping=NO_PING)
+
+
+async def stats_endpoint(request: Request):
+    return JSONResponse(stats)
+
+
+async def raw_bytes(request: Request):
+    total = int(request.query_params.get("total", str(50 << 20)))
+    chunk = int(request.query_params.get("chunk", "65536"))
+    block = b"k" * chunk
+
+    async def generate():
+        sent = 0
+        while sent < total:
+            size = min(chunk, total - sent)
+            yield block if size == chunk else block[:size]
+            sent += size
+    return StreamingResponse(generate(), media_type="application/octet-stream",
+                             headers={"Content-Length": str(total)})
+
+
+async def many(request: Request):
+    n = int(request.query_params.get("n", "100000"))
+
+    async def generate():
+        # Written in batches of raw text: sse-starlette's per-event path would make Python the bottleneck.
+        batch = []
+        for i in range(1, n + 1):
+            batch.append(f"id: {i}\ndata: {{\"n\": {i}, \"text\": \"token token token\"}}\n\n")
+            if len(batch) == 500:
+                yield "".join(batch)
+                batch = []
+        if batch:
+            yield "".join(batch)
+    return StreamingResponse(tracked(generate()), media_type="text/event-stream")
+
+
+app = Starlette(routes=[
+    Route("/events", events), Route("/first-then-wait", first_then_wait), Route("/reconnect", reconnect),
+    Route("/unauthorized", unauthorized), Route("/forever", forever), Route("/stats", stats_endpoint),
+    Route("/bytes", raw_bytes), Route("/many", many),
+])
+
+if __name__ == "__main__":
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
