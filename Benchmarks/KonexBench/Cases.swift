@@ -52,10 +52,13 @@ struct Config {
     var soak = 100_000
     var burst = 1_000
     var downloadMB = 256
+    var streamMB = 50
+    var slowEvents = 100_000
+    var parseMB = 10
 
     static let smoke = Config(
         sequential: 100, concurrent: 100, inFlight: 8, largeGets: 3, rounds: 2, mockRequests: 500, soak: 2_000,
-        burst: 100, downloadMB: 16)
+        burst: 100, downloadMB: 16, streamMB: 4, slowEvents: 10_000, parseMB: 1)
 }
 
 struct Benchmarks {
@@ -297,7 +300,7 @@ extension Benchmarks {
     }
 
     /// The highest resident size seen while `body` runs, minus the size before it.
-    private func peakGrowth(_ body: () async throws -> Void) async throws -> Int {
+    func peakGrowth(_ body: () async throws -> Void) async throws -> Int {
         let before = memory().resident
         let peak = Lock(before)
         let sampling = Lock(true)

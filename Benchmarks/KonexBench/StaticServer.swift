@@ -67,6 +67,14 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
                     if !sendGenerated(size, on: connection) { return }
                     continue
                 }
+                if path == "/sse-first" {
+                    sendFirstEventThenWait(on: connection)
+                    return
+                }
+                if path.hasPrefix("/sse-many/"), let count = Int(path.dropFirst("/sse-many/".count)) {
+                    sendManyEvents(count, on: connection)
+                    return
+                }
                 let body = routes[path]
                 var response = Data(
                     "HTTP/1.1 \(body == nil ? "404 Not Found" : "200 OK")\r\nContent-Type: application/json\r\nContent-Length: \(body?.count ?? 0)\r\nConnection: keep-alive\r\n\r\n"
@@ -89,28 +97,54 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
 }
 
 extension StaticServer {
+    private static let eventStreamHead = Array(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n".utf8)
+
+    /// `stream_first_event`: one event at once, a second of silence, four more, then the connection closes.
+    fileprivate func sendFirstEventThenWait(on connection: Int32) {
+        guard write(Self.eventStreamHead[...], on: connection),
+            write(Array("id: 1\ndata: first\n\n".utf8)[...], on: connection)
+        else { return }
+        usleep(1_000_000)
+        _ = write(Array((2...5).map { "id: \($0)\ndata: event \($0)\n\n" }.joined().utf8)[...], on: connection)
+    }
+
+    /// `stream_slow_consumer`: `count` small events as fast as the socket takes them.
+    fileprivate func sendManyEvents(_ count: Int, on connection: Int32) {
+        guard write(Self.eventStreamHead[...], on: connection) else { return }
+        var batch = [UInt8]()
+        for index in 1...count {
+            batch += Array("id: \(index)\ndata: {\"n\":\(index),\"text\":\"token token token\"}\n\n".utf8)
+            if batch.count >= 65_536 || index == count {
+                guard write(batch[...], on: connection) else { return }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    fileprivate func write(_ bytes: ArraySlice<UInt8>, on connection: Int32) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = send(connection, raw.baseAddress! + offset, raw.count - offset, noSignalFlag)
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+
     /// Answers with `size` bytes made on the fly from one 64 KB block, so a huge body costs the server no memory.
     fileprivate func sendGenerated(_ size: Int, on connection: Int32) -> Bool {
         let head = Array(
             "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(size)\r\nConnection: keep-alive\r\n\r\n"
                 .utf8)
         let block = [UInt8](repeating: 0x6B, count: 65_536)
-        func write(_ bytes: ArraySlice<UInt8>) -> Bool {
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = send(connection, raw.baseAddress! + offset, raw.count - offset, noSignalFlag)
-                    if written <= 0 { return false }
-                    offset += written
-                }
-                return true
-            }
-        }
-        guard write(head[...]) else { return false }
+        guard write(head[...], on: connection) else { return false }
         var remaining = size
         while remaining > 0 {
             let count = min(remaining, block.count)
-            guard write(block[..<count]) else { return false }
+            guard write(block[..<count], on: connection) else { return false }
             remaining -= count
         }
         return true

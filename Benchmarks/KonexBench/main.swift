@@ -53,6 +53,9 @@ nonisolated func runAll(port: UInt16) async throws -> [Result] {
     if wanted("pipeline") || wanted("idle") { for result in try await bench.pipeline() { report(result) } }
     if wanted("memory") { report(try await bench.memoryGrowth()) }
     if wanted("download") { report(try await bench.download()) }
+    if wanted("stream") || wanted("sse") {
+        for result in try await bench.streaming() where wanted(result.id) || wanted("stream") { report(result) }
+    }
     return results
 }
 
