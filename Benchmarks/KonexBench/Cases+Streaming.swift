@@ -26,7 +26,8 @@ extension Benchmarks {
         let konexMs = a.map(\.wall).median * 1e3
         let rawMs = b.map(\.wall).median * 1e3
         return Result(
-            id: "stream_first_event", konex: konexMs, baseline: rawMs, ratio: konexMs / rawMs, unit: "ms to first event",
+            id: "stream_first_event", konex: konexMs, baseline: rawMs, ratio: konexMs / rawMs,
+            unit: "ms to first event",
             detail: String(
                 format: "one event, then 1 s of silence; Konex events() vs a raw URLSession data delegate (%+.2f ms)",
                 konexMs - rawMs))
@@ -56,7 +57,9 @@ extension Benchmarks {
         let rawMBs = Double(config.streamMB) / b.map(\.wall).median
         return Result(
             id: "stream_throughput", konex: konexMBs, baseline: rawMBs, ratio: konexMBs / rawMBs, unit: "MB/s",
-            detail: "\(config.streamMB) MB written in 64 KB pieces; stream().chunks vs a raw data delegate (higher is better)")
+            detail:
+                "\(config.streamMB) MB written in 64 KB pieces; stream().chunks vs a raw data delegate (higher is better)"
+        )
     }
 
     /// `stream_slow_consumer`: the server sends 100k events at once; the reader sleeps 1 ms per event.
@@ -76,13 +79,17 @@ extension Benchmarks {
         return Result(
             id: "stream_slow_consumer", konex: Double(growth) / 1_048_576, baseline: nil, ratio: nil,
             unit: "MB peak RSS growth",
-            detail: "\(count) events sent at once (~6 MB); the reader sleeps 1 ms an event and read \(consumed) in 2 s (buffer limit \(ByteStream.defaultBufferLimit >> 20) MiB)")
+            detail:
+                "\(count) events sent at once (~6 MB); the reader sleeps 1 ms an event and read \(consumed) in 2 s (buffer limit \(ByteStream.defaultBufferLimit >> 20) MiB)"
+        )
     }
 
     /// `sse_parse`: an event stream held in memory, parsed in 64 KB chunks.
     private func sseParse() -> Result {
         let (stream, events) = Self.sampleEventStream(megabytes: config.parseMB)
-        let chunks = stride(from: 0, to: stream.count, by: 65_536).map { stream[$0..<Swift.min($0 + 65_536, stream.count)] }
+        let chunks = stride(from: 0, to: stream.count, by: 65_536).map {
+            stream[$0..<Swift.min($0 + 65_536, stream.count)]
+        }
         var seconds: [Double] = []
         for _ in 0..<Swift.max(3, config.rounds) {
             let start = ContinuousClock.now
@@ -106,7 +113,10 @@ extension Benchmarks {
             events += 1
             if events % 50 == 0 { text += ": keep-alive\n" }
             text += "id: \(events)\nevent: delta\n"
-            text += events % 10 == 0 ? "data: {\"text\": \"line one\",\ndata:  \"more\": \"line two é\"}\n\n" : "data: {\"choices\":[{\"delta\":{\"content\":\"token \(events) ☕\"}}]}\n\n"
+            text +=
+                events % 10 == 0
+                ? "data: {\"text\": \"line one\",\ndata:  \"more\": \"line two é\"}\n\n"
+                : "data: {\"choices\":[{\"delta\":{\"content\":\"token \(events) ☕\"}}]}\n\n"
         }
         return (Data(text.utf8), events)
     }

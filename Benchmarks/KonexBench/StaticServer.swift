@@ -98,7 +98,8 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
 
 extension StaticServer {
     private static let eventStreamHead = Array(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n".utf8)
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n"
+            .utf8)
 
     /// `stream_first_event`: one event at once, a second of silence, four more, then the connection closes.
     fileprivate func sendFirstEventThenWait(on connection: Int32) {
