@@ -9,6 +9,8 @@ import Konex
 ///   `posts/1.delete.json` → `DELETE /posts/1`, `index.get.json` → `GET /`). An optional sidecar
 ///   `<path>.<method>.meta.json` sets `status`, `headers`, `delayMilliseconds`, `fault`, `query` (required
 ///   query items; such fixtures are tried before the plain one) and `path` (serve this file at another path).
+///   A `.sse` file (`feed.get.sse`) is a recorded `text/event-stream`: read with `stream()`, its events arrive one by
+///   one, the first after `delayMilliseconds`, then one every `eventIntervalMilliseconds`.
 /// - **HAR files** (`*.har`, e.g. recorded by ``RecordingTransport``): each entry replays by method, path and
 ///   query; identical requests answer in recorded order.
 ///
@@ -16,7 +18,7 @@ import Konex
 /// let fixtures = try FixtureTransport(directory: FixtureDirectory(besides: #filePath), clock: ImmediateClock())
 /// let client = KonexClient(baseURL: URL(string: "https://api.example.com")!, transport: fixtures)
 /// ```
-public final class FixtureTransport: Transport {
+public final class FixtureTransport: StreamingTransport {
     /// The directory served.
     public let directory: FixtureDirectory
     /// The engine behind it: add endpoints to it, or inspect its journal.
@@ -53,6 +55,10 @@ public final class FixtureTransport: Transport {
         try await mock.send(request)
     }
 
+    public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
+        try await mock.stream(request, bufferLimit: bufferLimit)
+    }
+
     /// Serves the fixture file at `relativePath` for `matcher`, after `delay` (NetworkKit's `diskPath`/`diskDelay`).
     /// - Throws: ``FixtureError`` when the path escapes the directory or the file does not exist.
     public func serve(_ relativePath: String, for matcher: RequestMatcher, status: Int = 200, delay: Duration = .zero)
@@ -69,6 +75,7 @@ public final class FixtureTransport: Transport {
         var status: Int?
         var headers: [String: String]?
         var delayMilliseconds: Int?
+        var eventIntervalMilliseconds: Int?
         var fault: String?
         var query: [String: String]?
         var path: String?
@@ -80,6 +87,21 @@ public final class FixtureTransport: Transport {
         "hang": .hang,
     ]
 
+    /// A `.sse` fixture as a stream of its events (blocks ended by a blank line), paced as given.
+    private static func eventStream(at url: URL, first: Duration = .zero, interval: Duration = .zero) throws
+        -> MockResponse
+    {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw FixtureError("cannot read the event-stream fixture \(url.path) as UTF-8 text")
+        }
+        let blocks = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")
+            .filter { !$0.isEmpty }
+        let chunks = blocks.enumerated().map { index, block in
+            MockChunk.text(block + "\n\n", after: index == 0 ? first : interval)
+        }
+        return .chunks(chunks, contentType: "text/event-stream")
+    }
+
     private func conventionEndpoint(for file: String) throws -> (MockEndpoint, isSpecific: Bool)? {
         let parts = file.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 3 else { return nil }
@@ -88,7 +110,8 @@ public final class FixtureTransport: Transport {
         let stem = parts.dropLast(2).joined(separator: ".")
         let path = stem == "index" ? "/" : "/" + (stem.hasSuffix("/index") ? String(stem.dropLast(6)) : stem)
         var matcher = RequestMatcher(method: HTTPMethod(method), path: path)
-        var response = MockResponse.file(try directory.url(file))
+        let isEventStream = file.hasSuffix(".sse")
+        var response = isEventStream ? try Self.eventStream(at: directory.url(file)) : .file(try directory.url(file))
         let metaPath = "\(stem).\(parts[parts.count - 2]).meta.json"
         let metaURL = try directory.url(metaPath)
         if FileManager.default.fileExists(atPath: metaURL.path) {
@@ -100,7 +123,13 @@ public final class FixtureTransport: Transport {
             }
             response.status = meta.status ?? 200
             response.headers.merge(meta.headers ?? [:]) { $1 }
-            if let milliseconds = meta.delayMilliseconds { response.delay = .fixed(.milliseconds(milliseconds)) }
+            if isEventStream {
+                let interval = Duration.milliseconds(meta.eventIntervalMilliseconds ?? 0)
+                response = try Self.eventStream(
+                    at: directory.url(file), first: .milliseconds(meta.delayMilliseconds ?? 0), interval: interval)
+            } else if let milliseconds = meta.delayMilliseconds {
+                response.delay = .fixed(.milliseconds(milliseconds))
+            }
             if let name = meta.fault {
                 guard let fault = Self.faults[name] else {
                     throw FixtureError(

@@ -254,6 +254,7 @@ enum MediaTypes {
         case "txt": "text/plain; charset=utf-8"
         case "html": "text/html; charset=utf-8"
         case "xml": "application/xml"
+        case "sse": "text/event-stream"
         case "png": "image/png"
         case "jpg", "jpeg": "image/jpeg"
         default: "application/octet-stream"

@@ -119,3 +119,41 @@ import Testing
         #expect(error.description.contains("resources: [.copy(\"Nope\")]"))
     }
 }
+
+/// `.sse` fixtures: a recorded event stream served event by event, paced by its sidecar, on the test's clock.
+@Suite struct EventStreamFixtureTests {
+    struct Delta: Decodable, Sendable { let text: String }
+
+    @Test func anSSEFixtureStreamsItsEventsWithTheirPacing() async throws {
+        let clock = ManualClock()
+        let fixtures = FixtureDirectory(besides: #filePath, named: "../Fixtures/stream")
+        let client = try KonexClient.fixtures(fixtures, clock: clock)
+        let stream = try await client.request("/chat").validate().stream()
+        #expect(stream.headers["Content-Type"] == "text/event-stream")
+        let text = Lock("")
+        let reader = Task {
+            for try await delta in stream.events(decoding: Delta.self, until: "[DONE]") {
+                text.withLock { $0 += delta.text }
+            }
+        }
+        try await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(200))
+        try await WaitTimeout.wait(for: "the first delta; have \(text.value)") { text.value == "Hel" }
+        try await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(20))
+        try await WaitTimeout.wait(for: "the second delta") { text.value == "Hello" }
+        try await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(20))
+        try await reader.value
+        #expect(text.value == "Hello")
+    }
+
+    @Test func readWholeTheFixtureIsTheRecordedText() async throws {
+        let fixtures = FixtureDirectory(besides: #filePath, named: "../Fixtures/stream")
+        let clock = ImmediateClock()
+        let body = try await KonexClient.fixtures(fixtures, clock: clock).request("/chat").responseString()
+        #expect(body.hasPrefix("id: 1\nevent: delta\ndata: {\"text\":\"Hel\"}\n\n"))
+        #expect(body.hasSuffix("data: [DONE]\n\n"))
+        #expect(clock.now.offset == .milliseconds(240))
+    }
+}
