@@ -53,8 +53,9 @@ extension HAR.Entry {
         return matcher
     }
 
-    /// The response this entry replays.
-    func mockResponse() throws -> MockResponse {
+    /// The response this entry replays. An event stream replays event by event, and a recorded stream (with
+    /// `_konex.chunks`) chunk by chunk; with `pacing`, each at the time it arrived when recorded.
+    func mockResponse(pacing: Bool = false) throws -> MockResponse {
         var headers: [String: String] = [:]
         for header in response.headers {
             // Repeated headers (Set-Cookie, Vary) fold into one comma-separated value, as HTTPURLResponse does.
@@ -70,14 +71,82 @@ extension HAR.Entry {
         } else {
             body = Data(text.utf8)
         }
-        return MockResponse(status: response.status, headers: headers, body: .data(body))
+        let isEventStream = response.content.mimeType.lowercased().hasPrefix("text/event-stream")
+        guard isEventStream || _konex?.chunks != nil else {
+            return MockResponse(status: response.status, headers: headers, body: .data(body))
+        }
+        let recorded = _konex?.chunks ?? [HAR.ChunkTiming(bytes: body.count, atMilliseconds: 0)]
+        let pieces = isEventStream ? Self.events(in: body) : Self.split(body, as: recorded)
+        // An event (or chunk) replays when its last byte arrived in the recording.
+        var arrival: [Double] = []
+        var end = 0
+        var chunkIndex = 0
+        var chunkEnd = recorded.first?.bytes ?? 0
+        for piece in pieces {
+            end += piece.count
+            while chunkEnd < end, chunkIndex + 1 < recorded.count {
+                chunkIndex += 1
+                chunkEnd += recorded[chunkIndex].bytes
+            }
+            arrival.append(recorded.isEmpty ? 0 : recorded[chunkIndex].atMilliseconds)
+        }
+        let chunks = pieces.enumerated().map { index, piece in
+            let gap = pacing ? arrival[index] - (index == 0 ? 0 : arrival[index - 1]) : 0
+            return MockChunk(piece, after: .microseconds(Int64((Swift.max(0, gap) * 1_000).rounded())))
+        }
+        return MockResponse(status: response.status, headers: headers, body: .chunks(chunks, then: .finish))
+    }
+
+    /// The bytes of an event stream cut after each blank line (LF, CRLF or CR line ends).
+    static func events(in body: Data) -> [Data] {
+        let bytes = [UInt8](body)
+        var pieces: [Data] = []
+        var start = 0
+        var index = 0
+        var previousWasEnd = false
+        while index < bytes.count {
+            var length = 0
+            if bytes[index] == 0x0A {
+                length = 1
+            } else if bytes[index] == 0x0D {
+                length = index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+            }
+            if length > 0 {
+                index += length
+                if previousWasEnd {
+                    pieces.append(Data(bytes[start..<index]))
+                    start = index
+                    previousWasEnd = false
+                } else {
+                    previousWasEnd = true
+                }
+            } else {
+                index += 1
+                previousWasEnd = false
+            }
+        }
+        if start < bytes.count { pieces.append(Data(bytes[start...])) }
+        return pieces
+    }
+
+    /// The body cut at the recorded chunk sizes.
+    static func split(_ body: Data, as chunks: [HAR.ChunkTiming]) -> [Data] {
+        var pieces: [Data] = []
+        var offset = body.startIndex
+        for chunk in chunks where offset < body.endIndex {
+            let end = Swift.min(body.endIndex, offset + chunk.bytes)
+            pieces.append(body[offset..<end])
+            offset = end
+        }
+        if offset < body.endIndex { pieces.append(body[offset...]) }
+        return pieces
     }
 }
 
 extension HAR {
     /// Endpoints that replay the archive: identical requests answer in recorded order, once each
     /// (or the last one repeatedly when `allowRepeats` is set).
-    func endpoints(allowRepeats: Bool) throws -> [MockEndpoint] {
+    func endpoints(allowRepeats: Bool, pacing: Bool = false) throws -> [MockEndpoint] {
         var order: [String] = []
         var groups: [String: (RequestMatcher, [MockResponse])] = [:]
         for entry in log.entries {
@@ -86,7 +155,7 @@ extension HAR {
                 order.append(key)
                 groups[key] = (entry.matcher, [])
             }
-            groups[key]!.1.append(try entry.mockResponse())
+            groups[key]!.1.append(try entry.mockResponse(pacing: pacing))
         }
         return order.map { key in
             let (matcher, responses) = groups[key]!

@@ -110,7 +110,32 @@ public struct HAR: Codable, Sendable, Hashable {
     public struct KonexInfo: Codable, Sendable, Hashable {
         /// What was replaced by `REDACTED` before writing, e.g. `["header Authorization", "json password"]`.
         public var redacted: [String]
-        public init(redacted: [String]) { self.redacted = redacted }
+        /// For a streamed body: how it arrived, chunk by chunk, so a replay can keep the pacing.
+        public var chunks: [ChunkTiming]?
+
+        public init(redacted: [String] = [], chunks: [ChunkTiming]? = nil) {
+            self.redacted = redacted
+            self.chunks = chunks
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            redacted = try container.decodeIfPresent([String].self, forKey: .redacted) ?? []
+            chunks = try container.decodeIfPresent([ChunkTiming].self, forKey: .chunks)
+        }
+    }
+
+    /// One chunk of a recorded stream: its size, and when it arrived after the response head.
+    public struct ChunkTiming: Codable, Sendable, Hashable {
+        /// The chunk's size in bytes.
+        public var bytes: Int
+        /// Milliseconds from the response head to this chunk.
+        public var atMilliseconds: Double
+
+        public init(bytes: Int, atMilliseconds: Double) {
+            self.bytes = bytes
+            self.atMilliseconds = atMilliseconds
+        }
     }
 
     /// Caching information (unused, but required).

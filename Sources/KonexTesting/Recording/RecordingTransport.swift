@@ -11,7 +11,12 @@ import Konex
 /// Secrets are redacted before anything is written (see ``Redaction``), the file is written atomically
 /// (a temporary file renamed into place, so a failed write leaves the old fixture untouched), and recording
 /// is refused when `CI=true`.
-public actor RecordingTransport: Transport {
+///
+/// A streamed response (`stream()`) is recorded as one entry with the body as it arrived and its chunk timings in
+/// `_konex.chunks`; it is written when the stream ends, fails or is cancelled (an endless stream keeps what
+/// arrived). It replays as a stream: an event stream event by event, with the recorded pacing when
+/// `replaysRecordedPacing` is set.
+public actor RecordingTransport: StreamingTransport {
     /// The live transport recorded from.
     public let live: any Transport
     /// The HAR file.
@@ -35,17 +40,22 @@ public actor RecordingTransport: Transport {
     ///   - redaction: What to scrub; ``Redaction/default`` by default.
     ///   - environment: The process environment (injectable for tests).
     ///   - now: The clock for `startedDateTime` (injectable for deterministic files).
+    ///   - replaysRecordedPacing: Whether replayed streams keep the recorded time between chunks.
+    ///   - clock: What a replay's pacing waits on.
     /// - Throws: ``FixtureError`` when an existing fixture is malformed.
     public init(
         live: any Transport, fixture: URL, mode: RecordMode = .none, redaction: Redaction = .default,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, replaysRecordedPacing: Bool = false,
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         let mode = environment[RecordMode.environmentKey].flatMap(RecordMode.init(rawValue:)) ?? mode
         let existed = FileManager.default.fileExists(atPath: fixture.path)
         let loaded = existed && mode != .all ? try HAR.load(from: fixture) : HAR(log: HAR.Log())
-        let replay = MockTransport(clock: ImmediateClock())
-        for endpoint in try loaded.endpoints(allowRepeats: false) { replay.stub(endpoint) }
+        let replay = MockTransport(clock: replaysRecordedPacing ? clock : ImmediateClock())
+        for endpoint in try loaded.endpoints(allowRepeats: false, pacing: replaysRecordedPacing) {
+            replay.stub(endpoint)
+        }
         self.live = live
         self.fixture = fixture
         self.mode = mode
@@ -61,6 +71,73 @@ public actor RecordingTransport: Transport {
     public var entries: [HAR.Entry] { archive.log.entries }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        if mode != .all {
+            do {
+                return try await replay.send(request)
+            } catch let unmatched as UnmatchedRequestError {
+                try checkMayRecord(unmatched)
+            }
+        }
+        try checkNotCI(request)
+        let started = now()
+        let begin = ContinuousClock.now
+        let (data, response) = try await live.send(request)
+        try record(request, response, body: data, startedAt: started, duration: ContinuousClock.now - begin)
+        return (data, response)
+    }
+
+    public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
+        if mode != .all {
+            do {
+                return try await replay.stream(request, bufferLimit: bufferLimit)
+            } catch let unmatched as UnmatchedRequestError {
+                try checkMayRecord(unmatched)
+            }
+        }
+        try checkNotCI(request)
+        let started = now()
+        let begin = ContinuousClock.now
+        let (head, live): (HTTPURLResponse, ByteStream)
+        if let streamer = self.live as? any StreamingTransport {
+            (head, live) = try await streamer.stream(request, bufferLimit: bufferLimit)
+        } else {
+            let (data, response) = try await self.live.send(request)
+            (head, live) = (response, ByteStream(data))
+        }
+        let headArrived = ContinuousClock.now
+        let forwarding = Lock<Task<Void, Never>?>(nil)
+        let (body, out) = ByteStream.makeStream(bufferLimit: bufferLimit) {
+            forwarding.value?.cancel()
+            live.cancel()
+        }
+        forwarding.value = Task {
+            var received = Data()
+            var chunks: [HAR.ChunkTiming] = []
+            var failure: (any Error)?
+            do {
+                for try await chunk in live {
+                    received.append(chunk)
+                    let microseconds = ((ContinuousClock.now - headArrived) / .microseconds(1)).rounded()
+                    chunks.append(HAR.ChunkTiming(bytes: chunk.count, atMilliseconds: microseconds / 1_000))
+                    if !out.yield(chunk) { break }
+                }
+            } catch {
+                failure = error
+            }
+            // Whatever arrived is recorded, also when the reader cancelled an endless stream.
+            do {
+                try self.record(
+                    request, head, body: received, startedAt: started, duration: ContinuousClock.now - begin,
+                    chunks: chunks)
+            } catch {
+                failure = failure ?? error
+            }
+            if let failure { out.finish(throwing: failure) } else { out.finish() }
+        }
+        return (head, body)
+    }
+
+    private func checkMayRecord(_ unmatched: UnmatchedRequestError) throws {
         let mayRecord: Bool
         switch mode {
         case .none: mayRecord = false
@@ -68,30 +145,30 @@ public actor RecordingTransport: Transport {
         case .newEpisodes: mayRecord = true
         case .all: mayRecord = true
         }
-        if mode != .all {
-            do {
-                return try await replay.send(request)
-            } catch let unmatched as UnmatchedRequestError {
-                guard mayRecord else { throw missingFixture(unmatched) }
-            }
-        }
+        guard mayRecord else { throw missingFixture(unmatched) }
+    }
+
+    private func checkNotCI(_ request: URLRequest) throws {
         if isCI {
             throw FixtureError(
                 "refusing to record \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") into \(fixture.path) because CI=true; record locally and commit the fixture"
             )
         }
-        let started = now()
-        let clock = ContinuousClock()
-        let begin = clock.now
-        let (data, response) = try await live.send(request)
-        let entry = redaction.apply(
-            to: HAR.Entry(
-                request: request, response: response, body: data, startedAt: started, duration: clock.now - begin))
+    }
+
+    /// Adds one redacted entry and writes the archive.
+    private func record(
+        _ request: URLRequest, _ response: HTTPURLResponse, body: Data, startedAt: Date, duration: Duration,
+        chunks: [HAR.ChunkTiming]? = nil
+    ) throws {
+        var entry = HAR.Entry(
+            request: request, response: response, body: body, startedAt: startedAt, duration: duration)
+        if let chunks { entry._konex = HAR.KonexInfo(chunks: chunks) }
+        entry = redaction.apply(to: entry)
         var updated = archive
         updated.log.entries.append(entry)
         try write(updated)
         archive = updated
-        return (data, response)
     }
 
     private func missingFixture(_ unmatched: UnmatchedRequestError) -> FixtureError {

@@ -29,7 +29,9 @@ extension Redaction {
         }
         redacted.formUnion(keys.map { "json \($0)" })
         if !redacted.isEmpty {
-            entry._konex = HAR.KonexInfo(redacted: redacted.sorted())
+            var info = entry._konex ?? HAR.KonexInfo()
+            info.redacted = redacted.sorted()
+            entry._konex = info
         }
         return entry
     }
