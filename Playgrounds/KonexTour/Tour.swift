@@ -1,12 +1,13 @@
 import Foundation
 import Konex
 import KonexTesting
-import Synchronization
 
 /// The walkthrough: each step prints what it does and what came back.
 struct Tour {
     let client: KonexClient
     let live: Bool
+    /// A Server-Sent Events server for step 11 when live (`--sse URL`).
+    var sse: URL?
 
     func step(_ number: Int, _ title: String) {
         print("\n── \(number). \(title) " + String(repeating: "─", count: max(0, 60 - title.count)))
@@ -85,9 +86,36 @@ struct Tour {
         step(10, "Testing with KonexTesting: a mock, a manual clock, a journal")
         try await testingDemo()
 
+        step(11, "Streaming: Server-Sent Events, read as they arrive")
+        try await streamingDemo()
+
         print(
             "\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")"
         )
+    }
+
+    func streamingDemo() async throws {
+        let started = ContinuousClock.now
+        func elapsed() -> String {
+            let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
+            return "+\(milliseconds) ms".padding(toLength: 10, withPad: " ", startingAt: 0)
+        }
+        if let sse {
+            let events = KonexClient(baseURL: sse)
+            let stream = try await events.request("/events?n=5&gap_ms=150").validate().stream(idleTimeout: .seconds(10))
+            for try await event in stream.events() { print("\(elapsed()) id \(event.id ?? "-"): \(event.data)") }
+        } else if live {
+            struct Line: Decodable, Sendable { let id: Int }
+            let stream = try await client.request("/stream/3").validate().stream()
+            for try await line in stream.jsonLines(decoding: Line.self) { print("\(elapsed()) JSON line \(line.id)") }
+        } else {
+            struct Delta: Decodable, Sendable { let text: String }
+            let stream = try await client.request("/chat/stream").validate().stream()
+            print("head: \(stream.statusCode) \(stream.headers["Content-Type"] ?? "")")
+            for try await delta in stream.events(decoding: Delta.self, until: "[DONE]") {
+                print("\(elapsed()) \(delta.text)")
+            }
+        }
     }
 
     func testingDemo() async throws {
@@ -109,9 +137,9 @@ struct Tour {
 
 /// Records plugin events in order.
 final class Recorder: Sendable {
-    private let lock = Mutex<[String]>([])
+    private let lock = Lock<[String]>([])
     func add(_ event: String) { lock.withLock { $0.append(event) } }
-    var events: [String] { lock.withLock { $0 } }
+    var events: [String] { lock.value }
 }
 
 struct Announce: KonexPlugin {
