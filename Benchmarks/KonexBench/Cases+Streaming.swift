@@ -22,15 +22,18 @@ extension Benchmarks {
         let baseline = { await measure { await raw.timeToFirstByte(url) } }
         _ = try await konex()
         _ = await baseline()
-        let (a, b) = try await interleaved(rounds: config.rounds, konex, baseline)
+        // Each round costs about a millisecond, so many rounds steady the median.
+        let (a, b) = try await interleaved(rounds: config.rounds * 5, konex, baseline)
         let konexMs = a.map(\.wall).median * 1e3
         let rawMs = b.map(\.wall).median * 1e3
+        let ratios = zip(a, b).map { $0.wall / $1.wall }.sorted()
         return Result(
             id: "stream_first_event", konex: konexMs, baseline: rawMs, ratio: konexMs / rawMs,
             unit: "ms to first event",
             detail: String(
-                format: "one event, then 1 s of silence; Konex events() vs a raw URLSession data delegate (%+.2f ms)",
-                konexMs - rawMs))
+                format:
+                    "one event, then 1 s of silence; vs a raw data delegate %+.3f ms; per-round ratio p25–p75 %.2f–%.2f×",
+                konexMs - rawMs, ratios[ratios.count / 4], ratios[ratios.count * 3 / 4]))
     }
 
     /// `stream_throughput`: a large body in 64 KB writes, read chunk by chunk.
@@ -52,14 +55,15 @@ extension Benchmarks {
                 guard try await raw.count(url) == size else { throw ServerError("short body") }
             }
         }
-        let (a, b) = try await interleaved(rounds: Swift.max(2, config.rounds / 2), konex, baseline)
+        let (a, b) = try await interleaved(rounds: config.rounds * 2, konex, baseline)
         let konexMBs = Double(config.streamMB) / a.map(\.wall).median
         let rawMBs = Double(config.streamMB) / b.map(\.wall).median
         return Result(
             id: "stream_throughput", konex: konexMBs, baseline: rawMBs, ratio: konexMBs / rawMBs, unit: "MB/s",
-            detail:
-                "\(config.streamMB) MB written in 64 KB pieces; stream().chunks vs a raw data delegate (higher is better)"
-        )
+            detail: String(
+                format:
+                    "%d MB in 64 KB pieces; stream().chunks vs a raw data delegate (higher is better); CPU %.2f× the raw",
+                config.streamMB, a.map(\.cpu).median / b.map(\.cpu).median))
     }
 
     /// `stream_slow_consumer`: the server sends 100k events at once; the reader sleeps 1 ms per event.

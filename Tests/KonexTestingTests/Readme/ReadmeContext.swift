@@ -28,6 +28,7 @@ enum Readme {
     static let results = [post]
     static let ok = ["ok": true] as JSON
     static let me = User(id: 1, name: "Ada")
+    static let deltas = [ServerSentEvent(data: #"{"text":"Hi"}"#), ServerSentEvent(data: "[DONE]")]
     static let logger = Logger()
 
     struct Post: Codable, Sendable {
@@ -46,6 +47,15 @@ enum Readme {
     }
 
     struct GetPosts: KonexRequest { let path = "/posts" }
+    struct Chat: KonexRequest {
+        let prompt: String
+        let path = "/chat"
+        let method: HTTPMethod = .post
+        var body: RequestBody? { .json(["prompt": JSON.string(prompt)] as JSON) }
+    }
+    struct Delta: Decodable, Sendable { let text: String }
+    struct Item: Decodable, Sendable { let id: Int }
+    struct LiveFeed: KonexRequest { let path = "/live" }
     struct GetAllPostsRequest: KonexRequest { let path = "/posts" }
     struct GetPost: KonexRequest {
         let id: Int

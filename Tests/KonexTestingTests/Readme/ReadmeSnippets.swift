@@ -181,7 +181,48 @@ do {
 } }
 
 extension Readme { static func snippet12() async throws {
+#sourceLocation(file: "README.md", line: 292)
+let stream = try await client.request(Chat(prompt: "hi"))
+    .validate()                                      // on the response head
+    .stream(idleTimeout: .seconds(30))               // head first, then the body as it arrives
+print(stream.statusCode, stream.headers["Content-Type"] ?? "")
+for try await delta in stream.events(decoding: Delta.self, until: "[DONE]") {
+    print(delta.text, terminator: "")                // each event's JSON data, as it arrives
+}
+#sourceLocation()
+    _ = stream
+} }
+
+extension Readme { static func snippet13() async throws {
 #sourceLocation(file: "README.md", line: 304)
+let feed = try await client.request("/feed").stream()
+for try await event in feed.events() { print(event.id ?? "-", event.event, event.data) }   // SSE: id, event, data, retry
+
+let logs = try await client.request("/logs").stream()
+for try await line in logs.lines() { print(line) }                                         // LF, CR or CRLF
+
+let export = try await client.request("/export.jsonl").stream()
+for try await item in export.jsonLines(decoding: Item.self) { show(item) }                // JSON Lines / NDJSON
+
+let video = try await client.request("/video").stream()
+for try await chunk in video.chunks { show(chunk.count) }                                 // raw chunks
+#sourceLocation()
+    _ = feed
+    _ = logs
+    _ = export
+    _ = video
+} }
+
+extension Readme { static func snippet14() async throws {
+#sourceLocation(file: "README.md", line: 323)
+let live = try await client.request(LiveFeed()).reconnecting(ReconnectionPolicy(maximumAttempts: 10)).validate().stream()
+for try await event in live.events() { show(event) }
+#sourceLocation()
+    _ = live
+} }
+
+extension Readme { static func snippet15() async throws {
+#sourceLocation(file: "README.md", line: 365)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
@@ -201,8 +242,8 @@ let request = client.request(GetPosts())
     _ = request
 } }
 
-extension Readme { static func snippet13() async throws {
-#sourceLocation(file: "README.md", line: 334)
+extension Readme { static func snippet16() async throws {
+#sourceLocation(file: "README.md", line: 395)
 client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
 let upload = client.request(Upload()).validate()
     .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
@@ -210,8 +251,8 @@ let upload = client.request(Upload()).validate()
     _ = upload
 } }
 
-extension Readme { static func snippet14() async throws {
-#sourceLocation(file: "README.md", line: 349)
+extension Readme { static func snippet17() async throws {
+#sourceLocation(file: "README.md", line: 410)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -222,16 +263,16 @@ client.retriers = [auth]
     _ = auth
 } }
 
-extension Readme { static func snippet15() async throws {
-#sourceLocation(file: "README.md", line: 364)
+extension Readme { static func snippet18() async throws {
+#sourceLocation(file: "README.md", line: 425)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
 #sourceLocation()
 } }
 
-extension Readme { static func snippet16() async throws {
-#sourceLocation(file: "README.md", line: 382)
+extension Readme { static func snippet19() async throws {
+#sourceLocation(file: "README.md", line: 443)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -246,8 +287,8 @@ struct Upload: KonexRequest {
     _ = form
 } }
 
-extension Readme { static func snippet17() async throws {
-#sourceLocation(file: "README.md", line: 399)
+extension Readme { static func snippet20() async throws {
+#sourceLocation(file: "README.md", line: 460)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
@@ -262,8 +303,8 @@ let saved = try await client.request("/exports/q3.pdf").validate()
     _ = saved
 } }
 
-extension Readme { static func snippet18() async throws {
-#sourceLocation(file: "README.md", line: 434)
+extension Readme { static func snippet21() async throws {
+#sourceLocation(file: "README.md", line: 495)
 
 
 let mock = MockTransport(clock: ImmediateClock())
@@ -286,16 +327,26 @@ try mock.verifyAllEndpointsUsed()
     _ = client
 } }
 
-extension Readme { static func snippet19() async throws {
-#sourceLocation(file: "README.md", line: 470)
+extension Readme { static func snippet22() async throws {
+#sourceLocation(file: "README.md", line: 531)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
 #sourceLocation()
 } }
 
-extension Readme { static func snippet20() async throws {
-#sourceLocation(file: "README.md", line: 482)
+extension Readme { static func snippet23() async throws {
+#sourceLocation(file: "README.md", line: 545)
+let mock = MockTransport(clock: ManualClock())
+mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
+mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
+mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
+#sourceLocation()
+    _ = mock
+} }
+
+extension Readme { static func snippet24() async throws {
+#sourceLocation(file: "README.md", line: 558)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -308,8 +359,8 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
     _ = task
 } }
 
-extension Readme { static func snippet21() async throws {
-#sourceLocation(file: "README.md", line: 501)
+extension Readme { static func snippet25() async throws {
+#sourceLocation(file: "README.md", line: 577)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -322,8 +373,8 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
     _ = transport
 } }
 
-extension Readme { static func snippet22() async throws {
-#sourceLocation(file: "README.md", line: 511)
+extension Readme { static func snippet26() async throws {
+#sourceLocation(file: "README.md", line: 587)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -332,7 +383,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet23 {  // README.md line 537
+extension Readme { struct Snippet27 {  // README.md line 613
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {

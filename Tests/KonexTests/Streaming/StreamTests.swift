@@ -189,6 +189,36 @@ import Testing
         #expect(error.message == "events() needs a text/event-stream response, and this one is \"application/json\"")
     }
 
+    @Test func malformedEventsAndAServerClosingMidEvent() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        let head = MockChunk.text("data: ok\n\n")
+        mock.stub(
+            .get("/latin1"),
+            .chunks(
+                [head, MockChunk(Data([0x64, 0x61, 0x74, 0x61, 0x3A, 0xE9, 0x0A, 0x0A]))],
+                contentType: "text/event-stream"))
+        mock.stub(.get("/cut"), .chunks([head, .text("data: half an ev")], contentType: "text/event-stream"))
+        mock.stub(
+            .get("/long"),
+            .chunks([head, .text("data: " + String(repeating: "x", count: 2_000))], contentType: "text/event-stream"))
+        let client = KonexClient.mocked(mock)
+        var seen: [String] = []
+        let latin1 = try await requireThrows(KonexError.self) {
+            for try await event in try await client.request("latin1").stream().events() { seen.append(event.data) }
+        }
+        #expect(seen == ["ok"])
+        #expect((latin1.underlyingError as? StreamFailure)?.kind == .invalidUTF8)
+        #expect(latin1.stage == .decoding)
+        // The server closes mid-event: the half event is discarded and the stream simply ends.
+        seen = []
+        for try await event in try await client.request("cut").stream().events() { seen.append(event.data) }
+        #expect(seen == ["ok"])
+        let long = try await requireThrows(KonexError.self) {
+            for try await _ in try await client.request("long").stream().events(maximumLineLength: 1_024) {}
+        }
+        #expect((long.underlyingError as? StreamFailure)?.kind == .lineTooLong)
+    }
+
     @Test func aTransportThatCannotStreamDeliversTheBodyAsOneChunk() async throws {
         struct Plain: Transport {
             func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
