@@ -111,6 +111,26 @@ import Testing
         #expect(try await again.next() == nil)
     }
 
+    @Test func aCancelledStreamLeavesNothingBehind() async throws {
+        weak var released: DataStream?
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/forever"), .events([ServerSentEvent(data: "a")], then: .hang))
+        do {
+            let stream = try await KonexClient.mocked(mock, clock: clock).request("forever").stream(
+                idleTimeout: .seconds(30), totalTimeout: .seconds(60))
+            released = stream
+            var events = stream.events().makeAsyncIterator()
+            _ = try await events.next()
+            stream.cancel()
+            await expectThrows(KonexError.self) { _ = try await events.next() }
+        }
+        // The stream, its watchdog and the mock's producer are all gone: nothing sleeps on the clock any more.
+        try await WaitTimeout.wait(for: "the stream to be released and the clock idle") {
+            released == nil && clock.sleeperCount == 0
+        }
+    }
+
     @Test func cancellingTheHandleEndsAWaitingReaderWithCancelled() async throws {
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/forever"), .chunks([], then: .hang))
