@@ -23,6 +23,8 @@ public final class FixtureTransport: StreamingTransport {
     public let directory: FixtureDirectory
     /// The engine behind it: add endpoints to it, or inspect its journal.
     public let mock: MockTransport
+    /// HAR entries that could not be replayed (a failed request with status 0, a `data:` URL), by file.
+    public let skippedEntries: [(file: String, entry: HAR.SkippedEntry)]
 
     /// Loads every fixture in `directory`.
     /// - Parameters:
@@ -38,17 +40,21 @@ public final class FixtureTransport: StreamingTransport {
         self.directory = directory
         mock = MockTransport(clock: clock, delay: delay)
         var general: [MockEndpoint] = []
+        var skipped: [(file: String, entry: HAR.SkippedEntry)] = []
         for file in try directory.files() {
             if file.hasSuffix(".har") {
-                for endpoint in try HAR.load(from: directory.url(file)).endpoints(allowRepeats: allowRepeats) {
-                    mock.stub(endpoint)
-                }
-            } else if !file.hasSuffix(".meta.json"), let (endpoint, isSpecific) = try conventionEndpoint(for: file) {
+                let (archive, left) = try HAR.read(from: directory.url(file))
+                skipped += left.map { (file, $0) }
+                for endpoint in try archive.endpoints(allowRepeats: allowRepeats) { mock.stub(endpoint) }
+            } else if !file.hasSuffix(".meta.json"),
+                let (endpoint, isSpecific) = try Self.conventionEndpoint(for: file, in: directory)
+            {
                 // Fixtures that constrain the query are tried before the plain fixture for the same path.
                 if isSpecific { mock.stub(endpoint) } else { general.append(endpoint) }
             }
         }
         for endpoint in general { mock.stub(endpoint) }
+        skippedEntries = skipped
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
@@ -102,7 +108,9 @@ public final class FixtureTransport: StreamingTransport {
         return .chunks(chunks, contentType: "text/event-stream")
     }
 
-    private func conventionEndpoint(for file: String) throws -> (MockEndpoint, isSpecific: Bool)? {
+    private static func conventionEndpoint(for file: String, in directory: FixtureDirectory) throws
+        -> (MockEndpoint, isSpecific: Bool)?
+    {
         let parts = file.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 3 else { return nil }
         let method = parts[parts.count - 2].uppercased()

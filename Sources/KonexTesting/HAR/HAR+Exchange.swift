@@ -47,7 +47,9 @@ extension HAR.Entry {
     var matcher: RequestMatcher {
         let url = URL(string: request.url)
         var matcher = RequestMatcher(method: HTTPMethod(request.method), path: url.map(RequestMatcher.path(of:)) ?? "/")
-        let items = request.queryString
+        // From the URL, decoded as a server decodes it (tools disagree on what `queryString` holds, and some leave
+        // it empty); a redacted value matches any value.
+        let items = RequestMatcher.queryItems(of: url)
         matcher.query = items.map { ($0.name, $0.value == Redaction.placeholder ? nil : $0.value) }
         matcher.exactQuery = true
         return matcher

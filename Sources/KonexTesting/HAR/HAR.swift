@@ -157,22 +157,10 @@ public struct HAR: Codable, Sendable, Hashable {
 }
 
 extension HAR {
-    /// Reads an archive, reporting which file and which field when it is malformed.
+    /// Reads an archive leniently (see ``read(from:)``), reporting which file, entry and field when it cannot be used.
     /// - Parameter url: The `.har` file.
     /// - Throws: ``FixtureError``.
-    public static func load(from url: URL) throws -> HAR {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw FixtureError("cannot read HAR file \(url.path): \(error.localizedDescription)")
-        }
-        do {
-            return try JSONDecoder().decode(HAR.self, from: data)
-        } catch let error as DecodingError {
-            throw FixtureError("malformed HAR file \(url.path): \(FixtureError.describe(error))")
-        } catch {
-            throw FixtureError("malformed HAR file \(url.path): \(error)")
-        }
-    }
+    public static func load(from url: URL) throws -> HAR { try read(from: url).archive }
 
     /// The archive as deterministic, pretty-printed JSON.
     public func encoded() throws -> Data {

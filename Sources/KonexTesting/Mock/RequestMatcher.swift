@@ -191,9 +191,18 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         return path.isEmpty ? "/" : path
     }
 
+    /// The query items as a server decodes them: `+` is a space, then percent-escapes are decoded (so `a+b`,
+    /// `a%20b` and `a b` are the same value, and `%2B` is a plus).
     static func queryItems(of url: URL?) -> [(name: String, value: String)] {
-        guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
-        return (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        guard let query = url?.query(percentEncoded: true), !query.isEmpty else { return [] }
+        func decode(_ part: Substring) -> String {
+            let spaced = part.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
     }
 
     /// Segment-by-segment comparison; `{name}` matches one non-empty segment. Trailing slashes are not ignored.

@@ -88,7 +88,7 @@ import Testing
 
     @Test(arguments: [
         ("malformed", "malformed HAR file"),
-        ("missing", "missing required field .log.entries[0].request"),
+        ("missing", "entry 0, field .log.entries[0].request: missing or not an object"),
         ("meta", "malformed fixture metadata"),
     ])
     func malformedFixturesNameFileAndField(folder: String, message: String) async throws {
