@@ -47,7 +47,7 @@ extension DataRequest {
         let started = ContinuousClock.now
         // Retry decisions measure elapsed time on the client's clock, so a test clock governs deadlines too;
         // without retriers nobody asks, so nothing is started.
-        let elapsedOnClientClock = retriers.isEmpty ? nil : Self.stopwatch(client.clock)
+        let elapsedOnClientClock = retriers.isEmpty ? nil : Self.stopwatch(client.activeClock)
         var attempt = 1
         // What each remembering retrier noted about this request, by its position among the retriers.
         var notes: [Int: String] = [:]
@@ -126,7 +126,7 @@ extension DataRequest {
             guard let delay else { throw failure }
             if Task.isCancelled { throw cancellationError(request) }
             do {
-                try await client.clock.sleep(for: delay)
+                try await client.activeClock.sleep(for: delay)
             } catch {
                 throw cancellationError(request)
             }
@@ -142,7 +142,7 @@ extension DataRequest {
         let uploadSize = progress == nil ? 0 : Int64(request.httpBody?.count ?? 0)
         progress?(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
         do {
-            let (data, response, body) = try await Received.receive(request, over: client.transport, into: target)
+            let (data, response, body) = try await Received.receive(request, over: client.activeTransport, into: target)
             let file = body.file
             let now = ContinuousClock.now
             if let progress {

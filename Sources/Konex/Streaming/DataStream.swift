@@ -80,7 +80,7 @@ public final class DataStream: Sendable {
     /// the client's clock.
     func watch(idle: Duration?, total: Duration?) {
         guard idle != nil || total != nil else { return }
-        let clock = source.client.clock
+        let clock = source.client.activeClock
         let elapsed = DataRequest.stopwatch(clock)
         let lastArrival = Lock(Duration.zero)
         let buffer = body.buffer

@@ -83,7 +83,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             while failures < policy.maximumAttempts {
                 let wait = policy.delay(serverRetry: parser.reconnectionTime, failures: failures)
                 do {
-                    try await stream.source.client.clock.sleep(for: wait)
+                    try await stream.source.client.activeClock.sleep(for: wait)
                 } catch {
                     throw stream.konexError(CancellationError())
                 }

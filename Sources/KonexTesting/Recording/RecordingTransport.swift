@@ -70,6 +70,9 @@ public actor RecordingTransport: StreamingTransport {
     /// The entries recorded or loaded so far.
     public var entries: [HAR.Entry] { archive.log.entries }
 
+    /// Loaded entries that were never replayed, as `METHOD URL`.
+    public var unusedEntries: [String] { replay.unusedEndpoints.map(\.description) }
+
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         if mode != .all {
             do {

@@ -1,0 +1,40 @@
+/// A transport (and optionally a clock) that every ``KonexClient`` in a task tree uses instead of its own.
+struct TransportScope: Sendable {
+    let transport: any Transport
+    let clock: (any Clock<Duration>)?
+
+    @TaskLocal static var current: TransportScope?
+}
+
+extension KonexClient {
+    /// Runs `operation` with every `KonexClient` — ``shared`` and clients made deep inside app code included — sending
+    /// through `transport` instead of its own, for as long as `operation` runs, in this task and the tasks it starts.
+    ///
+    /// Tests of code that does not take a transport use it (KonexTesting's traits wrap it); parallel tests never see
+    /// each other's scopes, because a task-local value belongs to one task tree.
+    /// ```swift
+    /// let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
+    /// try await KonexClient.withTransport(mock) {
+    ///     try await profileModel.load()          // uses KonexClient.shared inside; gets the mock
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - transport: What every client sends through inside the scope.
+    ///   - clock: What retries, stream timeouts and reconnections wait on inside the scope; each client's own when
+    ///     `nil`.
+    ///   - operation: The code to run.
+    /// - Returns: What `operation` returns.
+    public static func withTransport<Result>(
+        _ transport: any Transport, clock: (any Clock<Duration>)? = nil,
+        isolation: isolated (any Actor)? = #isolation, operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await TransportScope.$current.withValue(
+            TransportScope(transport: transport, clock: clock), operation: operation, isolation: isolation)
+    }
+
+    /// The transport requests go through now: a scope's, else this client's own.
+    var activeTransport: any Transport { TransportScope.current?.transport ?? transport }
+
+    /// The clock waits use now: a scope's, else this client's own.
+    var activeClock: any Clock<Duration> { TransportScope.current?.clock ?? clock }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Konex
+
+/// Runs `operation` with every `KonexClient` sending through `mock`, the plain-function form of the `.mocked`
+/// trait for XCTest and Swift 6.0.
+///
+/// ```swift
+/// func testShowsTheUser() async throws {
+///     let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
+///     try await withMock(mock) { try await model.load() }
+/// }
+/// ```
+/// - Parameters:
+///   - mock: The mock every client uses inside the scope; also ``MockTransport/current`` there.
+///   - verifyingAllEndpointsUsed: Throw when an endpoint was never used; `true` by default.
+///   - operation: The code under test.
+/// - Returns: What `operation` returns.
+/// - Throws: What `operation` throws, else ``MockConfigurationError`` naming the endpoints never used.
+public func withMock<Result>(
+    _ mock: MockTransport, verifyingAllEndpointsUsed: Bool = true, isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> Result
+) async throws -> Result {
+    let result = try await MockTransport.$current.withValue(
+        mock,
+        operation: {
+            try await KonexClient.withTransport(mock, operation: operation)
+        }, isolation: isolation)
+    if verifyingAllEndpointsUsed { try mock.verifyAllEndpointsUsed() }
+    return result
+}
