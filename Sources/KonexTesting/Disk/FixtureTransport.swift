@@ -31,12 +31,17 @@ public final class FixtureTransport: StreamingTransport {
     ///   - directory: The fixture directory.
     ///   - clock: What delays wait on.
     ///   - delay: A delay for every response (NetworkKit's `diskDelay` for the whole directory).
-    ///   - allowRepeats: Whether HAR entries answer again after their recorded count; `false` by default.
+    ///   - allowRepeats: Whether HAR entries answer again after their recorded count (the last repeats); `false`
+    ///     by default: identical requests are answered in recorded order, once each.
+    ///   - matching: Which parts of a request pick a HAR entry; ``ReplayMatching/default`` by default.
+    ///   - passthrough: Where a request no fixture answers goes (e.g. `URLSessionTransport()`); `nil` to fail it
+    ///     with the nearest fixtures named.
     /// - Throws: ``FixtureError`` for a malformed HAR or metadata file, naming the file and field.
     public init(
         directory: FixtureDirectory, clock: any Clock<Duration> = ContinuousClock(), delay: Delay = .none,
-        allowRepeats: Bool = false
+        allowRepeats: Bool = false, matching: ReplayMatching = .default, passthrough: (any Transport)? = nil
     ) throws {
+        self.passthrough = passthrough
         self.directory = directory
         mock = MockTransport(clock: clock, delay: delay)
         var general: [MockEndpoint] = []
@@ -45,7 +50,9 @@ public final class FixtureTransport: StreamingTransport {
             if file.hasSuffix(".har") {
                 let (archive, left) = try HAR.read(from: directory.url(file))
                 skipped += left.map { (file, $0) }
-                for endpoint in try archive.endpoints(allowRepeats: allowRepeats) { mock.stub(endpoint) }
+                for endpoint in try archive.endpoints(allowRepeats: allowRepeats, matching: matching) {
+                    mock.stub(endpoint)
+                }
             } else if !file.hasSuffix(".meta.json"),
                 let (endpoint, isSpecific) = try Self.conventionEndpoint(for: file, in: directory)
             {
@@ -57,13 +64,33 @@ public final class FixtureTransport: StreamingTransport {
         skippedEntries = skipped
     }
 
+    /// Where unmatched requests go, if anywhere.
+    public let passthrough: (any Transport)?
+
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await mock.send(request)
+        do {
+            return try await mock.send(request)
+        } catch let unmatched as UnmatchedRequestError {
+            guard let passthrough else { throw unmatched }
+            return try await passthrough.send(request)
+        }
     }
 
     public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
-        try await mock.stream(request, bufferLimit: bufferLimit)
+        do {
+            return try await mock.stream(request, bufferLimit: bufferLimit)
+        } catch let unmatched as UnmatchedRequestError {
+            guard let passthrough else { throw unmatched }
+            if let streaming = passthrough as? any StreamingTransport {
+                return try await streaming.stream(request, bufferLimit: bufferLimit)
+            }
+            let (data, response) = try await passthrough.send(request)
+            return (response, ByteStream(data))
+        }
     }
+
+    /// Throws when a fixture (or HAR entry) was never used: for a test that should exercise all it loads.
+    public func verifyAllUsed() throws { try mock.verifyAllEndpointsUsed() }
 
     /// Serves the fixture file at `relativePath` for `matcher`, after `delay` (NetworkKit's `diskPath`/`diskDelay`).
     /// - Throws: ``FixtureError`` when the path escapes the directory or the file does not exist.

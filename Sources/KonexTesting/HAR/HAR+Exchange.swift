@@ -43,18 +43,6 @@ extension HAR.Entry {
             timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0))
     }
 
-    /// The matcher that replays this entry: method, path and query items (redacted ones match any value).
-    var matcher: RequestMatcher {
-        let url = URL(string: request.url)
-        var matcher = RequestMatcher(method: HTTPMethod(request.method), path: url.map(RequestMatcher.path(of:)) ?? "/")
-        // From the URL, decoded as a server decodes it (tools disagree on what `queryString` holds, and some leave
-        // it empty); a redacted value matches any value.
-        let items = RequestMatcher.queryItems(of: url)
-        matcher.query = items.map { ($0.name, $0.value == Redaction.placeholder ? nil : $0.value) }
-        matcher.exactQuery = true
-        return matcher
-    }
-
     /// The response this entry replays. An event stream replays event by event, and a recorded stream (with
     /// `_konex.chunks`) chunk by chunk; with `pacing`, each at the time it arrived when recorded.
     func mockResponse(pacing: Bool = false) throws -> MockResponse {
@@ -148,14 +136,17 @@ extension HAR.Entry {
 extension HAR {
     /// Endpoints that replay the archive: identical requests answer in recorded order, once each
     /// (or the last one repeatedly when `allowRepeats` is set).
-    func endpoints(allowRepeats: Bool, pacing: Bool = false) throws -> [MockEndpoint] {
+    func endpoints(allowRepeats: Bool, pacing: Bool = false, matching: ReplayMatching = .default) throws
+        -> [MockEndpoint]
+    {
         var order: [String] = []
         var groups: [String: (RequestMatcher, [MockResponse])] = [:]
         for entry in log.entries {
-            let key = entry.request.method + " " + entry.request.url
+            // Entries that the matching cannot tell apart answer in recorded order.
+            let key = matching.key(for: entry)
             if groups[key] == nil {
                 order.append(key)
-                groups[key] = (entry.matcher, [])
+                groups[key] = (matching.matcher(for: entry), [])
             }
             groups[key]!.1.append(try entry.mockResponse(pacing: pacing))
         }

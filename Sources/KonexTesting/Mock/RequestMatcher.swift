@@ -29,6 +29,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     private var isTemplate = false
     var query: [(name: String, value: String?)] = []
     var exactQuery = false
+    /// Query items that never count (cache busters, timestamps): not required, and not "unexpected" either.
+    var ignoredQueryItems: Set<String> = []
     var headers: [(name: String, value: String)] = []
     var body: BodyExpectation?
     var predicates: [Predicate] = []
@@ -65,6 +67,14 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         var copy = self
         copy.query += items.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         copy.exactQuery = exact
+        return copy
+    }
+
+    /// Leaves the named query items out of the comparison (cache busters, timestamps).
+    public func ignoringQueryItems(_ names: Set<String>) -> RequestMatcher {
+        var copy = self
+        copy.ignoredQueryItems.formUnion(names)
+        copy.query.removeAll { names.contains($0.name) }
         return copy
     }
 
@@ -136,7 +146,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
             }
             if exactQuery {
                 let expected = Set(query.map(\.name))
-                for extra in Set(items.map(\.name)).subtracting(expected).sorted() {
+                for extra in Set(items.map(\.name)).subtracting(expected).subtracting(ignoredQueryItems).sorted() {
                     problems.append("unexpected query item \"\(extra)\"")
                 }
             }
