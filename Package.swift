@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "KonexTesting", targets: ["KonexTesting"]),
         .executable(name: "konex-tour", targets: ["konex-tour"]),
         .executable(name: "konex-bench", targets: ["konex-bench"]),
+        .executable(name: "konex-fixtures", targets: ["konex-fixtures"]),
     ],
     targets: [
         .target(name: "Konex", swiftSettings: strict),
@@ -19,6 +20,7 @@ let package = Package(
         .executableTarget(
             name: "konex-tour", dependencies: ["Konex", "KonexTesting"], path: "Playgrounds/KonexTour",
             exclude: ["Fixtures"], swiftSettings: strict),
+        .executableTarget(name: "konex-fixtures", dependencies: ["KonexTesting"], swiftSettings: strict),
         .executableTarget(
             name: "konex-bench", dependencies: ["Konex", "KonexTesting"], path: "Benchmarks/KonexBench",
             swiftSettings: strict),
