@@ -80,9 +80,12 @@ public struct Redaction: Sendable {
         return redactJSON(text, redactedKeys: &ignored)
     }
 
-    /// Replaces listed fields in a JSON text, adding the keys it replaced to `redactedKeys`.
+    /// Replaces listed fields (and keys named like a listed header) in a JSON text, adding the keys it replaced to
+    /// `redactedKeys`.
     public func redactJSON(_ text: String, redactedKeys: inout Set<String>) -> String {
-        guard !jsonFields.isEmpty, let json = try? JSONDecoder().decode(JSON.self, from: Data(text.utf8)) else {
+        guard !jsonFields.isEmpty || !headers.isEmpty,
+            let json = try? JSONDecoder().decode(JSON.self, from: Data(text.utf8))
+        else {
             return text
         }
         let redacted = redact(json, into: &redactedKeys)
@@ -97,7 +100,8 @@ public struct Redaction: Sendable {
         case .object(let members):
             var result: [String: JSON] = [:]
             for (key, value) in members {
-                if jsonFields.contains(key.lowercased()) {
+                // A listed header name as a key too: echo services and error bodies repeat request headers.
+                if jsonFields.contains(key.lowercased()) || headers.contains(key.lowercased()) {
                     result[key] = .string(Self.placeholder)
                     keys.insert(key)
                 } else {

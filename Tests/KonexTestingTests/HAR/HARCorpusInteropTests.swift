@@ -38,6 +38,25 @@ struct HARCorpusInteropTests {
         }
     }
 
+    @Test func aViewModelIsTestedAgainstACharlesWrittenHAR() async throws {
+        /// App code that builds its own client (no transport parameter).
+        struct LandingPage {
+            let client = KonexClient(baseURL: URL(string: "https://mitmproxy.org")!)
+            func headline() async throws -> String {
+                let html = try await client.request("/?=").validate(contentType: ["text/html"]).responseString()
+                return html.components(separatedBy: "<title>").dropFirst().first?.components(separatedBy: "<").first
+                    ?? ""
+            }
+        }
+        let (archive, _) = try HAR.read(from: HARCorpus.directory!.appendingPathComponent("05-charles-4.6.3.har"))
+        #expect(archive.log.creator.name == "Charles Proxy")
+        let charles = MockTransport(clock: ImmediateClock())
+        for endpoint in try archive.endpoints(allowRepeats: false) { charles.stub(endpoint) }
+        let headline = try await KonexClient.withTransport(charles) { try await LandingPage().headline() }
+        #expect(headline.contains("mitmproxy"))
+        #expect(charles.unusedEndpoints.isEmpty)
+    }
+
     @Test func theMitmproxyPostWithPlusAndEncodedPlusInItsQueryMatches() async throws {
         let url = HARCorpus.directory!.appendingPathComponent("12-mitmproxy-savehar.har")
         let (archive, _) = try HAR.read(from: url)

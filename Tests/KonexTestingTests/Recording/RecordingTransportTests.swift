@@ -226,3 +226,21 @@ extension Result where Failure == any Error {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
+
+@Suite struct EchoedSecretTests {
+    @Test func anAuthorizationHeaderEchoedInABodyIsRedactedToo() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("echo.har")
+        // As httpbin's /get does: the request headers come back in the JSON body.
+        let live = MockTransport(clock: ImmediateClock())
+        live.stub(
+            .get("/get"),
+            .string(#"{"headers":{"Authorization":"Bearer tok-9","Accept":"*/*"}}"#, contentType: "application/json"))
+        let recorder = try RecordingTransport(live: live, fixture: file, mode: .all, environment: [:])
+        _ = try await KonexClient.mocked(recorder).request("/get").withAdapter(.bearer("tok-9")).response()
+        let written = try String(contentsOf: file, encoding: .utf8)
+        #expect(!written.contains("tok-9"))
+        #expect(written.contains("json Authorization"))
+    }
+}
