@@ -31,6 +31,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "KonexTestingTests", dependencies: ["Konex", "KonexTesting", "TestSupport"],
+            exclude: ["Readme/Fixtures"],  // the README's own example folder, read from #filePath
             resources: [.copy("Fixtures")],
             swiftSettings: strict),
         .testTarget(

@@ -56,6 +56,11 @@ enum Readme {
     struct Delta: Decodable, Sendable { let text: String }
     struct Item: Decodable, Sendable { let id: Int }
     struct LiveFeed: KonexRequest { let path = "/live" }
+    /// A screen model that builds its own client.
+    struct ProfileScreen {
+        let client = KonexClient(baseURL: URL(string: "https://api.test")!)
+        func load() async throws { _ = try await client.request("/me").responseObject(of: User.self) }
+    }
     struct GetAllPostsRequest: KonexRequest { let path = "/posts" }
     struct GetPost: KonexRequest {
         let id: Int

@@ -345,8 +345,48 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
     _ = mock
 } }
 
-extension Readme { static func snippet24() async throws {
-#sourceLocation(file: "README.md", line: 558)
+#if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
+extension Readme { struct Snippet24 {  // README.md line 560
+@Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
+func showsTheUser() async throws {
+    let model = ProfileScreen()                                // builds its own client inside
+    try await model.load()
+    #expect(MockTransport.current?.requests.count == 1)        // the trait's mock, reachable in the test
+}
+
+@Suite(.fixtures("blog"))                                      // Fixtures/blog beside this file, for the whole suite
+struct BlogScreenTests { }
+
+@Test(.recorded("github", mode: .once))                        // Fixtures/github.har: replay, or record once
+func repositories() async throws { }
+} }
+#endif
+
+extension Readme { static func snippet25() async throws {
+#sourceLocation(file: "README.md", line: 577)
+let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
+try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
+try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
+#sourceLocation()
+    _ = mock
+} }
+
+extension Readme { static func snippet26() async throws {
+#sourceLocation(file: "README.md", line: 597)
+let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
+let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
+let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
+let hybrid = try FixtureTransport(directory: fixtures, passthrough: URLSessionTransport())  // unmatched go live
+try hybrid.verifyAllUsed()                                                                 // every entry was used
+#sourceLocation()
+    _ = graph
+    _ = feed
+    _ = versioned
+    _ = hybrid
+} }
+
+extension Readme { static func snippet27() async throws {
+#sourceLocation(file: "README.md", line: 622)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -359,8 +399,8 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
     _ = task
 } }
 
-extension Readme { static func snippet25() async throws {
-#sourceLocation(file: "README.md", line: 577)
+extension Readme { static func snippet28() async throws {
+#sourceLocation(file: "README.md", line: 641)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -373,8 +413,8 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
     _ = transport
 } }
 
-extension Readme { static func snippet26() async throws {
-#sourceLocation(file: "README.md", line: 587)
+extension Readme { static func snippet29() async throws {
+#sourceLocation(file: "README.md", line: 651)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -383,7 +423,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet27 {  // README.md line 613
+extension Readme { struct Snippet30 {  // README.md line 677
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {
