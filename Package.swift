@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "KonexTesting", dependencies: ["Konex"], swiftSettings: strict),
         .executableTarget(
             name: "konex-tour", dependencies: ["Konex", "KonexTesting"], path: "Playgrounds/KonexTour",
-            exclude: ["Fixtures"], swiftSettings: strict),
+            exclude: ["Fixtures", "Recorded"], swiftSettings: strict),
         .executableTarget(name: "konex-fixtures", dependencies: ["KonexTesting"], swiftSettings: strict),
         .executableTarget(
             name: "konex-bench", dependencies: ["Konex", "KonexTesting"], path: "Benchmarks/KonexBench",

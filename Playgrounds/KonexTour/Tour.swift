@@ -89,6 +89,9 @@ struct Tour {
         step(11, "Streaming: Server-Sent Events, read as they arrive")
         try await streamingDemo()
 
+        step(12, "Intercepting app code that builds its own client, with a HAR recorded from httpbin")
+        try await interceptionDemo()
+
         print(
             "\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")"
         )
@@ -116,6 +119,24 @@ struct Tour {
                 print("\(elapsed()) \(delta.text)")
             }
         }
+    }
+
+    func interceptionDemo() async throws {
+        /// App code as apps write it: the screen makes its own client and takes no transport.
+        struct SlideshowScreen {
+            let client = KonexClient(baseURL: URL(string: "https://httpbin.org")!)
+            func headline() async throws -> String {
+                let show = try await client.request("/json").validate().responseObject(
+                    of: Slideshow.self, atKeyPath: "slideshow")
+                return "\(show.title) by \(show.author)"
+            }
+        }
+        let recorded = try FixtureTransport(
+            directory: FixtureDirectory(besides: #filePath, named: "Recorded"), clock: ImmediateClock())
+        let headline = try await KonexClient.withTransport(recorded) { try await SlideshowScreen().headline() }
+        print("the screen's own client, intercepted: \(headline)")
+        print("served from Recorded/httpbin.har: \(recorded.mock.requests.map { "\($0.method) \($0.path)" })")
+        print("in a test, one line does it: @Test(.fixtures(\"httpbin\")) or @Test(.mocked { … })")
     }
 
     func testingDemo() async throws {

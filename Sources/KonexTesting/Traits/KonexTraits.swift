@@ -106,6 +106,7 @@
             _ name: String, mode: RecordMode = .none, verifyingAllUsed: Bool = true, filePath: String = #filePath
         ) -> Self {
             let file = FixtureDirectory(besides: filePath, named: "Fixtures").root.appendingPathComponent("\(name).har")
+                .standardizedFileURL
             return KonexTransportTrait(kind: .recorded(file, mode), verifyingAllUsed: verifyingAllUsed, clock: nil)
         }
     }

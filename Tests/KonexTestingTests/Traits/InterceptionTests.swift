@@ -91,6 +91,15 @@ final class ProfileModel: Sendable {
             #expect(try await ProfileModel().loadThroughShared() == Profile(name: "Grace"))
         }
 
+        @Test(.recorded("../../Fixtures/httpbin/session", mode: .none, verifyingAllUsed: false))
+        @MainActor func recordedTraitReplaysWithoutTheNetwork() async throws {
+            let model = SlideshowModel()
+            await model.load()
+            #expect(model.failure == nil)
+            #expect(model.title == "Sample Slide Show by Yours Truly")
+            #expect(await RecordingTransport.current?.unusedEntries == ["GET /get query exactly page=2"])
+        }
+
         @Test(.mocked(verifyingAllUsed: false) { $0.stub(.get("/unused"), .status(204)) })
         func verificationCanBeTurnedOff() async throws {
             #expect(MockTransport.current?.requestCount == 0)
