@@ -1,12 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Konex depends on nothing beyond the toolchain: Foundation, Dispatch, Synchronization, Testing, XCTest.
+// Konex depends on nothing beyond the toolchain: Foundation, Dispatch, Testing, XCTest. The floor (macOS 13, iOS 16,
+// tvOS 16, watchOS 9, visionOS 1) is what Clock and Duration need; APPLE-PLATFORMS.md lists the audit behind it.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "Konex",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Konex", targets: ["Konex"]),
         .library(name: "KonexTesting", targets: ["KonexTesting"]),
