@@ -22,6 +22,7 @@ extension KonexClient {
     ///   - transport: What every client sends through inside the scope.
     ///   - clock: What retries, stream timeouts and reconnections wait on inside the scope; each client's own when
     ///     `nil`.
+    ///   - isolation: The caller's actor, kept for `operation` (leave the default).
     ///   - operation: The code to run.
     /// - Returns: What `operation` returns.
     public static func withTransport<Result>(

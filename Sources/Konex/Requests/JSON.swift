@@ -1,6 +1,6 @@
 import Foundation
 
-/// A JSON value: what `parameters` are made of and what ``DataRequest/responseJSON()`` returns.
+/// A JSON value: what `parameters` are made of and what ``DataRequest/responseJSON(atKeyPath:)`` returns.
 ///
 /// It is written as a literal, so parameters read naturally:
 /// ```swift

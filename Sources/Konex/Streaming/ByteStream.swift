@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Chunks wait in a buffer of at most `bufferLimit` bytes between the network and the reader. FoundationNetworking
 /// cannot pause a transfer (suspending a task restarts it), so a reader that falls further behind than the limit
-/// ends the stream with ``StreamFailure/bufferOverflow`` instead of growing memory without bound.
+/// ends the stream with ``StreamFailure/Kind/bufferOverflow`` instead of growing memory without bound.
 /// A transport makes one with ``makeStream(bufferLimit:onCancel:)``:
 /// ```swift
 /// let (body, continuation) = ByteStream.makeStream(bufferLimit: limit) { task.cancel() }

@@ -1,7 +1,7 @@
 import Foundation
 import Konex
 
-/// A disk-backed ``Transport``: serves the fixtures in a directory through the same matching engine as
+/// A disk-backed `Transport`: serves the fixtures in a directory through the same matching engine as
 /// ``MockTransport`` (delays, faults, journal, unmatched-request diagnostics).
 ///
 /// Two kinds of fixture, freely mixed:

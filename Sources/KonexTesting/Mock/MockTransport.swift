@@ -1,7 +1,7 @@
 import Foundation
 import Konex
 
-/// An in-memory ``Transport`` that answers from declared endpoints, with delays on an injected clock,
+/// An in-memory `Transport` that answers from declared endpoints, with delays on an injected clock,
 /// sequences, scenarios, faults and a journal. One per client: no global state, so tests run in parallel.
 ///
 /// ```swift

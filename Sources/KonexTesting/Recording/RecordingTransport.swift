@@ -8,7 +8,7 @@ import Konex
 ///     live: URLSessionTransport(), fixture: fixtures.url("posts.har"), mode: .once)
 /// let client = KonexClient(baseURL: api, transport: recorder)
 /// ```
-/// Secrets are redacted before anything is written (see ``Redaction``), the file is written atomically
+/// Secrets are redacted before anything is written (see `Redaction`), the file is written atomically
 /// (a temporary file renamed into place, so a failed write leaves the old fixture untouched), and recording
 /// is refused when `CI=true`.
 ///
@@ -37,7 +37,7 @@ public actor RecordingTransport: StreamingTransport {
     ///   - live: The real transport.
     ///   - fixture: The `.har` file to replay and write.
     ///   - mode: The record mode; `KONEX_RECORD_MODE` overrides it.
-    ///   - redaction: What to scrub; ``Redaction/default`` by default.
+    ///   - redaction: What to scrub; `Redaction/default` by default.
     ///   - environment: The process environment (injectable for tests).
     ///   - now: The clock for `startedDateTime` (injectable for deterministic files).
     ///   - replaysRecordedPacing: Whether replayed streams keep the recorded time between chunks.

@@ -38,7 +38,7 @@ public struct FixtureReport: Sendable {
     /// - Parameters:
     ///   - directory: The fixture directory.
     ///   - maximumAge: Flag HAR entries recorded more than this many days before `now`; `nil` not to check.
-    ///   - secrets: Values that must appear in no file (tokens, passwords), besides the headers ``Redaction`` covers.
+    ///   - secrets: Values that must appear in no file (tokens, passwords), besides the headers `Redaction` covers.
     ///   - journal: Requests a test run made (`GET /posts?page=2`, one a line): fixtures none of them used are
     ///     listed; `nil` not to check.
     ///   - now: The current date (injectable for tests).

@@ -17,7 +17,7 @@
     /// @Test(.recorded("github", mode: .once)) func repos() async throws { … }
     /// ```
     /// Endpoints (or recorded entries) never used fail the test, unless `verifyingAllUsed` is `false`. Needs
-    /// Swift 6.1 (`TestScoping`); with 6.0, wrap the test body in ``KonexTesting/withMock(_:verifyingAllEndpointsUsed:operation:)``
+    /// Swift 6.1 (`TestScoping`); with 6.0, wrap the test body in ``withMock(_:verifyingAllEndpointsUsed:isolation:operation:)``
     /// or `KonexClient.withTransport(_:operation:)`.
     public struct KonexTransportTrait: TestTrait, SuiteTrait, TestScoping {
         enum Kind: Sendable {

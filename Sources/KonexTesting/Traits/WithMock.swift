@@ -13,6 +13,7 @@ import Konex
 /// - Parameters:
 ///   - mock: The mock every client uses inside the scope; also ``MockTransport/current`` there.
 ///   - verifyingAllEndpointsUsed: Throw when an endpoint was never used; `true` by default.
+///   - isolation: The caller's actor, kept for `operation` (leave the default).
 ///   - operation: The code under test.
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws, else ``MockConfigurationError`` naming the endpoints never used.
