@@ -67,6 +67,19 @@ struct HTTPIntegrationTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    @Test func theObservingSendWorksOverFoundationNetworkingToo() async throws {
+        // Apple platforms route requests through it (phases and upload progress); on Linux it must simply work.
+        let phases = Lock<TransferPhases?>(nil)
+        let (data, response) = try await URLSessionTransport(configuration: .ephemeral).send(
+            URLRequest(url: Server.url!.appendingPathComponent("json")),
+            observer: TransferObserver(progress: nil, phases: { phases.value = $0 }))
+        #expect(response.statusCode == 200)
+        #expect(!data.isEmpty)
+        #if canImport(FoundationNetworking)
+            #expect(phases.value == nil)  // FoundationNetworking never delivers URLSessionTaskMetrics
+        #endif
+    }
+
     struct Anything: KonexRequest {
         var method: HTTPMethod
         var body: RequestBody?

@@ -35,16 +35,15 @@ struct StreamingIntegrationTests {
     struct Numbered: Decodable, Sendable, Equatable { let n: Int }
 
     @Test func theFirstEventArrivesWhileTheServerIsStillSending() async throws {
-        let stream = try await SSEServer.client().request("/first-then-wait?wait_ms=1000&n=3").validate().stream()
+        // The server sends one event, then waits 10 s before the rest: long enough for a loaded machine.
+        let stream = try await SSEServer.client().request("/first-then-wait?wait_ms=10000&n=3").validate().stream()
         var iterator = stream.events().makeAsyncIterator()
         let first = try #require(try await iterator.next())
         #expect(first.data == "first")
         #expect(first.id == "1")
-        // The server's generator is still inside its one-second wait: the response has not completed.
+        // The server's generator is still inside its wait: the response has not completed.
         #expect(try await SSEServer.stats().open >= 1)
-        var rest: [String] = []
-        while let event = try await iterator.next() { rest.append(event.data) }
-        #expect(rest == ["event 2", "event 3"])
+        stream.cancel()
     }
 
     @Test func eventsWithAGapDecodeAsJSONWithTheirIDs() async throws {

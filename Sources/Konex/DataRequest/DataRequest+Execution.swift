@@ -142,7 +142,12 @@ extension DataRequest {
         let uploadSize = progress == nil ? 0 : Int64(request.httpBody?.count ?? 0)
         progress?(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
         do {
-            let (data, response, body) = try await Received.receive(request, over: client.activeTransport, into: target)
+            // Where the transport reports as it goes (Apple platforms), upload progress and phase timings come too.
+            let transport = client.activeTransport
+            let phases = transport.reportsIncrementalProgress ? Lock<TransferPhases?>(nil) : nil
+            let observer = phases.map { box in TransferObserver(progress: progress, phases: { box.value = $0 }) }
+            let (data, response, body) = try await Received.receive(
+                request, over: transport, into: target, observer: observer)
             let file = body.file
             let now = ContinuousClock.now
             if let progress {
@@ -170,7 +175,8 @@ extension DataRequest {
                         response: response, attempt: attempt))
             }
             let timing = RequestTiming(
-                startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt)
+                startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt,
+                phases: phases?.value)
             var received = TransportResponse(response: response, data: data, timing: timing, file: file)
             received.stream = body.stream
             return .success(received)

@@ -10,11 +10,15 @@ enum Received {
 
     /// Receives the body of `request` as `target` asks. For a file or a stream, the returned data is only the start
     /// of an error body (when the status is outside 200..<300), so validators and error models still see it.
-    static func receive(_ request: URLRequest, over transport: any Transport, into target: BodyTarget) async throws
-        -> (Data, HTTPURLResponse, Body)
-    {
+    static func receive(
+        _ request: URLRequest, over transport: any Transport, into target: BodyTarget, observer: TransferObserver?
+    ) async throws -> (Data, HTTPURLResponse, Body) {
         switch target {
         case .memory:
+            if let observer, let observing = transport as? any ObservingTransport {
+                let (data, response) = try await observing.send(request, observer: observer)
+                return (data, response, Body())
+            }
             let (data, response) = try await transport.send(request)
             return (data, response, Body())
         case .file:

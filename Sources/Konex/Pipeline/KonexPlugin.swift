@@ -53,7 +53,7 @@ public struct TransportResponse: Sendable {
     }
 }
 
-/// Timing measured by Konex itself (Linux never delivers `URLSessionTaskMetrics`).
+/// Timing measured by Konex itself, plus the system's phase timings where the platform reports them.
 public struct RequestTiming: Sendable, Hashable {
     /// Wall-clock time when the first attempt started.
     public var startDate: Date
@@ -63,12 +63,43 @@ public struct RequestTiming: Sendable, Hashable {
     public var transport: Duration
     /// The attempt number, starting at 1.
     public var attempt: Int
+    /// DNS, connect, TLS and first-byte times of the last attempt, from `URLSessionTaskMetrics` on Apple platforms;
+    /// `nil` where the platform does not report them (FoundationNetworking never does).
+    public var phases: TransferPhases?
 
     /// Creates a timing.
-    public init(startDate: Date, total: Duration, transport: Duration, attempt: Int) {
+    public init(startDate: Date, total: Duration, transport: Duration, attempt: Int, phases: TransferPhases? = nil) {
         self.startDate = startDate
         self.total = total
         self.transport = transport
         self.attempt = attempt
+        self.phases = phases
+    }
+}
+
+/// How long each phase of a transfer took, as the system measured it (`nil` for a phase that did not happen, such
+/// as DNS and connect on a reused connection).
+public struct TransferPhases: Sendable, Hashable {
+    /// Resolving the host name.
+    public var domainLookup: Duration?
+    /// Opening the connection, TLS included.
+    public var connect: Duration?
+    /// The TLS handshake.
+    public var secureConnection: Duration?
+    /// From sending the request to the first byte of the response.
+    public var firstByte: Duration?
+    /// Receiving the response, first byte to last.
+    public var download: Duration?
+
+    /// Creates phase timings.
+    public init(
+        domainLookup: Duration? = nil, connect: Duration? = nil, secureConnection: Duration? = nil,
+        firstByte: Duration? = nil, download: Duration? = nil
+    ) {
+        self.domainLookup = domainLookup
+        self.connect = connect
+        self.secureConnection = secureConnection
+        self.firstByte = firstByte
+        self.download = download
     }
 }

@@ -43,3 +43,26 @@ public protocol DownloadTransport: Transport {
     /// - Throws: Any error when no HTTP response was received.
     func download(_ request: URLRequest) async throws -> (URL, HTTPURLResponse)
 }
+
+/// A transport that reports what it sees of a transfer while it runs: bytes as they move, and the system's phase
+/// timings. Konex uses it when ``Transport/reportsIncrementalProgress`` is `true`.
+public protocol ObservingTransport: Transport {
+    /// Sends `request`, reporting to `observer` as the transfer goes.
+    func send(_ request: URLRequest, observer: TransferObserver) async throws -> (Data, HTTPURLResponse)
+}
+
+/// Where an ``ObservingTransport`` reports.
+public struct TransferObserver: Sendable {
+    /// Bytes moved so far, in either direction.
+    public let progress: (@Sendable (TransferProgress) -> Void)?
+    /// The phase timings, once known.
+    public let phases: @Sendable (TransferPhases) -> Void
+
+    /// Creates an observer.
+    public init(
+        progress: (@Sendable (TransferProgress) -> Void)?, phases: @escaping @Sendable (TransferPhases) -> Void
+    ) {
+        self.progress = progress
+        self.phases = phases
+    }
+}

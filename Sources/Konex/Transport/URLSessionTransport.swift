@@ -14,7 +14,7 @@ import Foundation
 /// let transport = URLSessionTransport(configuration: .ephemeral, redirectPolicy: .limit(3))
 /// let client = KonexClient(baseURL: url, transport: transport)
 /// ```
-public final class URLSessionTransport: DownloadTransport, StreamingTransport {
+public final class URLSessionTransport: DownloadTransport, StreamingTransport, ObservingTransport {
     /// The session requests go through.
     public let session: URLSession
     private let ownsSession: Bool
@@ -62,10 +62,21 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport {
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await exchange(request, delegate: nil)
+    }
+
+    /// `data(for:)` (cheaper per request than a data task with a completion handler), with a task delegate or none.
+    func exchange(_ request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws
+        -> (Data, HTTPURLResponse)
+    {
         let request = Self.prepared(request)
         do {
-            // `data(for:)` is cheaper per request than a data task with a completion handler.
-            let (data, response) = try await session.data(for: request)
+            let (data, response) =
+                if let delegate {
+                    try await session.data(for: request, delegate: delegate)
+                } else {
+                    try await session.data(for: request)
+                }
             guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
             return (data, http)
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {

@@ -105,3 +105,55 @@ import Testing
         #expect(mock.requestCount == 0)
     }
 }
+
+/// A transport that observes its transfers (as URLSessionTransport does on Apple platforms): the pipeline forwards
+/// incremental upload progress and folds the phase timings into `response.timing`.
+@Suite struct ObservedTransferTests {
+    struct Observing: ObservingTransport {
+        var reportsIncrementalProgress: Bool { true }
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            Issue.record("an observing transport is sent through send(_:observer:)")
+            return try await send(request, observer: TransferObserver(progress: nil, phases: { _ in }))
+        }
+        func send(_ request: URLRequest, observer: TransferObserver) async throws -> (Data, HTTPURLResponse) {
+            for sent in [1_000, 2_000, 3_000] as [Int64] {
+                observer.progress?(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: 3_000))
+            }
+            observer.phases(
+                TransferPhases(domainLookup: .milliseconds(2), connect: .milliseconds(5), firstByte: .milliseconds(40)))
+            return (
+                Data("ok".utf8),
+                HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
+            )
+        }
+    }
+
+    struct Upload: KonexRequest {
+        let path = "/upload"
+        let method: HTTPMethod = .post
+        var body: RequestBody? { .data(Data(count: 3_000), contentType: "application/octet-stream") }
+    }
+
+    @Test func uploadProgressAndPhaseTimingsReachTheCaller() async throws {
+        let client = KonexClient(baseURL: api, transport: Observing())
+        let events = Lock<[Int64]>([])
+        let response = try await client.request(Upload())
+            .onProgress { progress in
+                if progress.direction == .upload { events.withLock { $0.append(progress.completedBytes) } }
+            }
+            .response()
+        #expect(events.value == [0, 1_000, 2_000, 3_000, 3_000])
+        #expect(
+            response.timing.phases
+                == TransferPhases(
+                    domainLookup: .milliseconds(2), connect: .milliseconds(5), firstByte: .milliseconds(40)))
+    }
+
+    @Test func foundationNetworkingReportsNoPhasesAndOnlyTheEnds() {
+        #if canImport(FoundationNetworking)
+            #expect(URLSessionTransport().reportsIncrementalProgress == false)
+        #else
+            #expect(URLSessionTransport().reportsIncrementalProgress == true)
+        #endif
+    }
+}
