@@ -29,7 +29,7 @@ let posts = try await client.request(GetPosts())
     _ = posts
 } }
 
-extension Readme { struct Snippet2 {  // README.md line 86
+extension Readme { struct Snippet2 {  // README.md line 95
 // A struct per endpoint.
 struct Search: KonexRequest {
     let query: String
@@ -72,7 +72,7 @@ enum UsersAPI: KonexRequest {
 } }
 
 extension Readme { static func snippet3() async throws {
-#sourceLocation(file: "README.md", line: 131)
+#sourceLocation(file: "README.md", line: 140)
 let status = try await client.request(URL(string: "https://example.com/status")!).responseData()
 let post = try await client.request("/posts/1").responseObject(of: Post.self)
 let response = try await client.request(URLRequest(url: url)).response()
@@ -83,14 +83,14 @@ let response = try await client.request(URLRequest(url: url)).response()
 } }
 
 extension Readme { static func snippet4() async throws {
-#sourceLocation(file: "README.md", line: 150)
+#sourceLocation(file: "README.md", line: 159)
 let client = KonexClient(baseURL: api, urlEncoding: URLEncoding(arrayEncoding: .brackets, boolEncoding: .numeric))
 #sourceLocation()
     _ = client
 } }
 
 extension Readme { static func snippet5() async throws {
-#sourceLocation(file: "README.md", line: 160)
+#sourceLocation(file: "README.md", line: 169)
 let json: RequestBody = .json(NewPost(title: "Hello"))               // application/json (client encoder)
 let snakeCase: RequestBody = .json(post, encoder: snakeCaseEncoder)   // this body's own encoder
 let form: RequestBody = .form(["user": "ada", "remember": true])      // application/x-www-form-urlencoded
@@ -105,7 +105,7 @@ let parts: RequestBody = .multipart(multipartForm)                    // see Upl
 } }
 
 extension Readme { static func snippet6() async throws {
-#sourceLocation(file: "README.md", line: 170)
+#sourceLocation(file: "README.md", line: 179)
 let plain = KonexClient()                                   // URLSession-backed, no base URL
 let wrapping = KonexClient(urlSession: mySession)           // your session
 let configured = KonexClient(
@@ -124,7 +124,7 @@ let shared = KonexClient.shared                             // a ready default i
 } }
 
 extension Readme { static func snippet7() async throws {
-#sourceLocation(file: "README.md", line: 185)
+#sourceLocation(file: "README.md", line: 194)
 client.plugins.append(LoggingPlugin())
 client.responseValidators = [.statusCode(200..<300)]
 client.responseProcessors = [.stripPrefix(")]}'")]
@@ -134,7 +134,7 @@ client.retriers = [RetryPolicy()]
 } }
 
 extension Readme { static func snippet8() async throws {
-#sourceLocation(file: "README.md", line: 248)
+#sourceLocation(file: "README.md", line: 257)
 let response = try await client.request("/posts/1").response(of: Post.self)
 print(response.value.title, response.statusCode, response.headers["ETag"] ?? "-", response.timing.total)
 
@@ -148,7 +148,7 @@ let first = try await client.request("/feed").responseObject(of: Post.self, atKe
 } }
 
 extension Readme { static func snippet9() async throws {
-#sourceLocation(file: "README.md", line: 262)
+#sourceLocation(file: "README.md", line: 271)
 let handle = client.request(GetPosts()).responseArray(of: Post.self,
     onSuccess: { posts in show(posts) },
     onError: { error in show(error) })
@@ -158,7 +158,7 @@ handle.cancel()   // onError gets `.cancelled` once, unless an outcome was alrea
 } }
 
 extension Readme { static func snippet10() async throws {
-#sourceLocation(file: "README.md", line: 271)
+#sourceLocation(file: "README.md", line: 280)
 client.requestArray(of: Post.self, request: GetAllPostsRequest(),
     onSuccess: { (posts: [Post]) in /* … */ },
     onError: { (error: Error) in /* … */ })
@@ -168,7 +168,7 @@ client.request(request: GetPosts(), responseValidators: [.statusCode(200..<300)]
 } }
 
 extension Readme { static func snippet11() async throws {
-#sourceLocation(file: "README.md", line: 285)
+#sourceLocation(file: "README.md", line: 294)
 do {
     let user = try await client.request(GetProfile()).validate()
         .responseObject(of: User.self, errorType: APIError.self)
@@ -181,7 +181,7 @@ do {
 } }
 
 extension Readme { static func snippet12() async throws {
-#sourceLocation(file: "README.md", line: 305)
+#sourceLocation(file: "README.md", line: 314)
 let stream = try await client.request(Chat(prompt: "hi"))
     .validate()                                      // on the response head
     .stream(idleTimeout: .seconds(30))               // head first, then the body as it arrives
@@ -194,7 +194,7 @@ for try await delta in stream.events(decoding: Delta.self, until: "[DONE]") {
 } }
 
 extension Readme { static func snippet13() async throws {
-#sourceLocation(file: "README.md", line: 317)
+#sourceLocation(file: "README.md", line: 326)
 let feed = try await client.request("/feed").stream()
 for try await event in feed.events() { print(event.id ?? "-", event.event, event.data) }   // SSE: id, event, data, retry
 
@@ -214,7 +214,7 @@ for try await chunk in video.chunks { show(chunk.count) }                       
 } }
 
 extension Readme { static func snippet14() async throws {
-#sourceLocation(file: "README.md", line: 336)
+#sourceLocation(file: "README.md", line: 345)
 let live = try await client.request(LiveFeed()).reconnecting(ReconnectionPolicy(maximumAttempts: 10)).validate().stream()
 for try await event in live.events() { show(event) }
 #sourceLocation()
@@ -222,7 +222,7 @@ for try await event in live.events() { show(event) }
 } }
 
 extension Readme { static func snippet15() async throws {
-#sourceLocation(file: "README.md", line: 378)
+#sourceLocation(file: "README.md", line: 387)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
@@ -243,7 +243,7 @@ let request = client.request(GetPosts())
 } }
 
 extension Readme { static func snippet16() async throws {
-#sourceLocation(file: "README.md", line: 408)
+#sourceLocation(file: "README.md", line: 417)
 client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
 let upload = client.request(Upload()).validate()
     .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
@@ -252,7 +252,7 @@ let upload = client.request(Upload()).validate()
 } }
 
 extension Readme { static func snippet17() async throws {
-#sourceLocation(file: "README.md", line: 423)
+#sourceLocation(file: "README.md", line: 432)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -264,7 +264,7 @@ client.retriers = [auth]
 } }
 
 extension Readme { static func snippet18() async throws {
-#sourceLocation(file: "README.md", line: 438)
+#sourceLocation(file: "README.md", line: 447)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
@@ -272,7 +272,7 @@ print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescript
 } }
 
 extension Readme { static func snippet19() async throws {
-#sourceLocation(file: "README.md", line: 456)
+#sourceLocation(file: "README.md", line: 465)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -288,7 +288,7 @@ struct Upload: KonexRequest {
 } }
 
 extension Readme { static func snippet20() async throws {
-#sourceLocation(file: "README.md", line: 473)
+#sourceLocation(file: "README.md", line: 482)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
@@ -304,7 +304,7 @@ let saved = try await client.request("/exports/q3.pdf").validate()
 } }
 
 extension Readme { static func snippet21() async throws {
-#sourceLocation(file: "README.md", line: 508)
+#sourceLocation(file: "README.md", line: 517)
 
 
 let mock = MockTransport(clock: ImmediateClock())
@@ -328,7 +328,7 @@ try mock.verifyAllEndpointsUsed()
 } }
 
 extension Readme { static func snippet22() async throws {
-#sourceLocation(file: "README.md", line: 544)
+#sourceLocation(file: "README.md", line: 553)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
@@ -336,7 +336,7 @@ mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", w
 } }
 
 extension Readme { static func snippet23() async throws {
-#sourceLocation(file: "README.md", line: 558)
+#sourceLocation(file: "README.md", line: 567)
 let mock = MockTransport(clock: ManualClock())
 mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
 mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
@@ -346,7 +346,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
 } }
 
 #if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
-extension Readme { struct Snippet24 {  // README.md line 573
+extension Readme { struct Snippet24 {  // README.md line 582
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {
     let model = ProfileScreen()                                // builds its own client inside
@@ -363,7 +363,7 @@ func repositories() async throws { }
 #endif
 
 extension Readme { static func snippet25() async throws {
-#sourceLocation(file: "README.md", line: 590)
+#sourceLocation(file: "README.md", line: 599)
 let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
 try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
 try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
@@ -372,7 +372,7 @@ try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
 } }
 
 extension Readme { static func snippet26() async throws {
-#sourceLocation(file: "README.md", line: 610)
+#sourceLocation(file: "README.md", line: 619)
 let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
 let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
 let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
@@ -386,7 +386,7 @@ try hybrid.verifyAllUsed()                                                      
 } }
 
 extension Readme { static func snippet27() async throws {
-#sourceLocation(file: "README.md", line: 635)
+#sourceLocation(file: "README.md", line: 644)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -400,7 +400,7 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
 } }
 
 extension Readme { static func snippet28() async throws {
-#sourceLocation(file: "README.md", line: 654)
+#sourceLocation(file: "README.md", line: 663)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -414,7 +414,7 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
 } }
 
 extension Readme { static func snippet29() async throws {
-#sourceLocation(file: "README.md", line: 664)
+#sourceLocation(file: "README.md", line: 673)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -423,7 +423,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet30 {  // README.md line 690
+extension Readme { struct Snippet30 {  // README.md line 699
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {
