@@ -20,7 +20,7 @@ import random
 import sys
 import urllib.parse
 
-FAULTS = ["none"] * 8 + ["reset_head", "reset_body", "latency", "stall", "truncated", "status_503", "duplicate_header"]
+FAULTS = ["none"] * 20 + ["reset_head", "reset_body", "latency", "stall", "truncated", "status_503", "duplicate_header"]
 
 log = {}
 

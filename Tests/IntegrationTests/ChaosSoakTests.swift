@@ -7,8 +7,8 @@ import Testing
 enum Chaos {
     static let url = ProcessInfo.processInfo.environment["KONEX_CHAOS_URL"].flatMap(URL.init(string:))
     static let seed = ProcessInfo.processInfo.environment["KONEX_CHAOS_SEED"] ?? "?"
-    static let requests = ProcessInfo.processInfo.environment["KONEX_SOAK_REQUESTS"].flatMap(Int.init) ?? 600
-    static let inFlight = 16
+    static let requests = ProcessInfo.processInfo.environment["KONEX_SOAK_REQUESTS"].flatMap(Int.init) ?? 1_500
+    static let inFlight = 32
     static let skipReason: Comment = "KONEX_CHAOS_URL is not set: run scripts/test, which starts the chaos proxy"
 }
 
@@ -34,7 +34,7 @@ struct ChaosSoakTests {
         let expected = try await Server.client().request("/json").validate().responseData()
         let transport = URLSessionTransport(configuration: .ephemeral)
         let client = KonexClient(
-            baseURL: Chaos.url!, transport: transport, timeout: .seconds(3),
+            baseURL: Chaos.url!, transport: transport, timeout: .seconds(2),
             retriers: [RetryPolicy(maximumAttempts: 3, deadline: .seconds(20), baseDelay: .milliseconds(5))])
         let before = Resources.now()
         let started = ContinuousClock.now
@@ -107,9 +107,10 @@ struct ChaosSoakTests {
                 }
             }
             table[last, default: [:]][label, default: 0] += 1
-            // Retries: never for a POST, at most the policy's three attempts for the rest.
-            if isPost { #expect(faults.count <= 1, "POST r\(index) was retried: \(faults)") }
-            #expect(faults.count <= 3, "r\(index): \(faults)")
+            // Retries: never for a POST; for the rest, the policy's three attempts, plus the one resend libcurl makes
+            // on its own when a reused keep-alive connection turns out to be dead (the proxy counts it as an attempt).
+            if isPost { #expect(faults.count <= 1, "POST \(index) was retried: \(faults)") }
+            #expect(faults.count <= 4, "\(index): \(faults)")
         }
         try await Task.sleep(for: .milliseconds(500))  // let the invalidated session's sockets close
         let after = Resources.now()
