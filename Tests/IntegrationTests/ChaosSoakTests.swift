@@ -117,7 +117,10 @@ struct ChaosSoakTests {
         print(Resources.report(table, total: total, elapsed: elapsed, before: before, after: after, seed: Chaos.seed))
         #expect(elapsed < .seconds(60), "the soak must stay bounded")
         #expect(after.descriptors - before.descriptors <= 16, "file descriptors grew: \(before) → \(after)")
-        #expect(after.residentMB - before.residentMB < 64, "memory grew: \(before) → \(after)")
+        // The thread sanitizer's allocator holds freed memory in quarantine: resident size says nothing under it.
+        if ProcessInfo.processInfo.environment["KONEX_SANITIZER"] == nil {
+            #expect(after.residentMB - before.residentMB < 64, "memory grew: \(before) → \(after)")
+        }
     }
 
     struct Post: KonexRequest {
