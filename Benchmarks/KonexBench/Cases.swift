@@ -42,6 +42,23 @@ struct Result: Encodable {
     }
 }
 
+extension Result {
+    /// A Konex-vs-baseline result from interleaved samples: the median per operation, the ratio of medians, the
+    /// spread of the per-round ratios and the CPU-time ratio, so a reader sees how far one run can be trusted.
+    static func compared(
+        id: String, _ konex: [Sample], _ baseline: [Sample], per count: Int, unit: String, detail: String
+    ) -> Result {
+        let konexValue = konex.map(\.wall).median / Double(count) * 1e6
+        let baselineValue = baseline.map(\.wall).median / Double(count) * 1e6
+        let rounds = zip(konex, baseline).map { $0.wall / $1.wall }
+        let cpu = konex.map(\.cpu).median / baseline.map(\.cpu).median
+        return Result(
+            id: id, konex: konexValue, baseline: baselineValue, ratio: konexValue / baselineValue, unit: unit,
+            detail: String(
+                format: "%@; per-round ratio %.3f–%.3f; CPU ratio %.3f", detail, rounds.min()!, rounds.max()!, cpu))
+    }
+}
+
 struct Config {
     var sequential = 2_000
     var concurrent = 2_000
@@ -124,6 +141,37 @@ struct Benchmarks {
                 format: "CPU ratio %.3f; wall min–max %.1f–%.1f vs %.1f–%.1f µs", cpuRatio,
                 a.map(\.wall).min()! / Double(count) * 1e6, a.map(\.wall).max()! / Double(count) * 1e6,
                 b.map(\.wall).min()! / Double(count) * 1e6, b.map(\.wall).max()! / Double(count) * 1e6))
+    }
+
+    /// `urlprotocol_small`: the same small GET answered in-process by a URLProtocol (no socket, so steady): raw
+    /// `data(for:)` + decode vs Konex, both on sessions with the same configuration.
+    func urlProtocolSmall() async throws -> Result {
+        let count = config.sequential
+        let rawSession = URLSession(configuration: StubProtocol.configuration())
+        let konex = KonexClient(
+            baseURL: URL(string: "http://stub.test")!,
+            transport: URLSessionTransport(configuration: StubProtocol.configuration()))
+        let url = URL(string: "http://stub.test/small")!
+        let raw = {
+            try await measure {
+                for _ in 0..<count {
+                    let (data, response) = try await rawSession.data(for: URLRequest(url: url))
+                    guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw ServerError("bad status") }
+                    _ = try JSONDecoder().decode(Small.self, from: data)
+                }
+            }
+        }
+        let viaKonex = {
+            try await measure {
+                for _ in 0..<count { _ = try await konex.request("/small").validate().responseObject(of: Small.self) }
+            }
+        }
+        _ = try await raw()
+        _ = try await viaKonex()
+        let (a, b) = try await interleaved(rounds: config.rounds, viaKonex, raw)
+        return Result.compared(
+            id: "urlprotocol_small", a, b, per: count, unit: "µs/request",
+            detail: "in-process URLProtocol, no socket: Konex vs data(for:) + JSONDecoder")
     }
 
     /// Case 3: 1 MB JSON arrays, plain and wrapped in an envelope.

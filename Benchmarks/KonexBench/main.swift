@@ -48,6 +48,7 @@ nonisolated func runAll(port: UInt16) async throws -> [Result] {
         print(line(result))
     }
     if wanted("seq") { report(try await bench.small(concurrently: false)) }
+    if wanted("urlprotocol") { report(try await bench.urlProtocolSmall()) }
     if wanted("concurrent") { report(try await bench.small(concurrently: true)) }
     if wanted("decode") || wanted("keypath") { for result in try await bench.large() { report(result) } }
     if wanted("pipeline") || wanted("idle") { for result in try await bench.pipeline() { report(result) } }
