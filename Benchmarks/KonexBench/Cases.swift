@@ -46,10 +46,11 @@ extension Result {
     /// A Konex-vs-baseline result from interleaved samples: the median per operation, the ratio of medians, the
     /// spread of the per-round ratios and the CPU-time ratio, so a reader sees how far one run can be trusted.
     static func compared(
-        id: String, _ konex: [Sample], _ baseline: [Sample], per count: Int, unit: String, detail: String
+        id: String, _ konex: [Sample], _ baseline: [Sample], per count: Int, scale: Double = 1e6, unit: String,
+        detail: String
     ) -> Result {
-        let konexValue = konex.map(\.wall).median / Double(count) * 1e6
-        let baselineValue = baseline.map(\.wall).median / Double(count) * 1e6
+        let konexValue = konex.map(\.wall).median / Double(count) * scale
+        let baselineValue = baseline.map(\.wall).median / Double(count) * scale
         let rounds = zip(konex, baseline).map { $0.wall / $1.wall }
         let cpu = konex.map(\.cpu).median / baseline.map(\.cpu).median
         return Result(
@@ -203,17 +204,12 @@ struct Benchmarks {
         _ = try await keyPath()
         let (a, b) = try await interleaved(rounds: config.rounds, konex, raw)
         let (c, d) = try await interleaved(rounds: config.rounds, keyPath, konex)
-        let konexMs = a.map(\.wall).median / Double(count) * 1e3
-        let rawMs = b.map(\.wall).median / Double(count) * 1e3
-        let keyPathMs = c.map(\.wall).median / Double(count) * 1e3
-        let plainMs = d.map(\.wall).median / Double(count) * 1e3
         return [
-            Result(
-                id: "decode_1mb", konex: konexMs, baseline: rawMs, ratio: konexMs / rawMs, unit: "ms/request",
+            Result.compared(
+                id: "decode_1mb", a, b, per: count, scale: 1e3, unit: "ms/request",
                 detail: "1 MB array of 5,000 posts; baseline: data(for:) + JSONDecoder"),
-            Result(
-                id: "keypath_decode", konex: keyPathMs, baseline: plainMs, ratio: keyPathMs / plainMs,
-                unit: "ms/request",
+            Result.compared(
+                id: "keypath_decode", c, d, per: count, scale: 1e3, unit: "ms/request",
                 detail: "atKeyPath \"data.items\" vs the plain Konex decode"),
         ]
     }

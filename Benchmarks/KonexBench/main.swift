@@ -1,8 +1,10 @@
 import Foundation
 import Konex
 
-// swift run -c release konex-bench [--smoke] [--json FILE]
-// Raw URLSession and Konex run interleaved in the same process against a static HTTP/1.1 server on 127.0.0.1.
+// swift run -c release konex-bench [--smoke] [--json FILE] [--only ID] [--repeat N]
+// Raw URLSession and Konex run interleaved in one process against a static HTTP/1.1 server on 127.0.0.1, which runs
+// in a process of its own (`--serve`). `--repeat N` runs the suite N times and says, per case, whether the N medians
+// agree within ±3 %; a case that does not is "unstable", and decides nothing against its target.
 
 let arguments = CommandLine.arguments
 let smoke = arguments.contains("--smoke")
@@ -21,7 +23,14 @@ let postsJSON = try JSONEncoder().encode(posts)
 var envelope = Data(#"{"meta":{"page":1,"total":5000},"data":{"cursor":"abc","items":"#.utf8)
 envelope.append(postsJSON)
 envelope.append(Data("}}".utf8))
-let server = try StaticServer(routes: ["/small": small, "/posts": postsJSON, "/envelope": envelope])
+let routes = ["/small": small, "/posts": postsJSON, "/envelope": envelope]
+if arguments.contains("--serve") { try ServerProcess.serve(routes: routes) }
+let (serverPort, serverProcess) = try ServerProcess.start()
+defer { serverProcess.terminate() }
+let repeats =
+    arguments.firstIndex(of: "--repeat").flatMap {
+        arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil
+    } ?? 1
 
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 
@@ -68,9 +77,28 @@ print(
         + padded("ratio", 8, left: false) + "  unit")
 if only == "micro" {
     try await micro()
+    serverProcess.terminate()
     exit(0)
 }
-let results = try await runAll(port: server.port)
+var runs: [[Result]] = []
+for run in 1...max(1, repeats) {
+    if repeats > 1 { print("\n— run \(run) of \(repeats)") }
+    runs.append(try await runAll(port: serverPort))
+}
+let results = runs.last!
+if repeats > 1 {
+    print("\nAgreement across \(repeats) runs (±3 %): the ratio where there is one, else the value")
+    for result in runs[0] {
+        let values = runs.compactMap { run in run.first { $0.id == result.id }.map { $0.ratio ?? $0.konex } }
+        guard let low = values.min(), let high = values.max(), low > 0 else { continue }
+        let spread = high / low - 1
+        let verdict = spread <= 0.03 ? "stable" : "unstable"
+        print(
+            padded(result.id, 22) + padded(verdict, 10)
+                + values.map { String(format: "%.3f", $0) }.joined(separator: "  ")
+                + String(format: "   (spread %.1f %%)", spread * 100))
+    }
+}
 
 if let jsonPath {
     struct Summary: Encodable { var cases: [Result] }
