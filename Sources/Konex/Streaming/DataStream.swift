@@ -31,7 +31,11 @@ public final class DataStream: Sendable {
         self.body = body
     }
 
-    deinit { watchdog.value?.cancel() }
+    // A stream nobody holds any more is read by nobody: stop the transfer rather than fill the buffer.
+    deinit {
+        watchdog.value?.cancel()
+        body.cancel()
+    }
 
     /// The HTTP status code.
     public var statusCode: Int { response.statusCode }

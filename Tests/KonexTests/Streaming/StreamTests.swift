@@ -131,6 +131,21 @@ import Testing
         }
     }
 
+    @Test func aStreamNobodyHoldsStopsItsTransfer() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/feed"), .chunks([.text("later", after: .seconds(10))], then: .hang))
+        do {
+            let stream = try await KonexClient.mocked(mock, clock: clock).request("feed").stream()
+            #expect(stream.statusCode == 200)
+            try await clock.waitForSleepers()  // the producer waits for its chunk
+        }
+        // Dropped unread: the producer is cancelled instead of waiting and buffering for nobody.
+        try await WaitTimeout.wait(for: "the producer to stop; \(clock.sleeperCount) sleeping") {
+            clock.sleeperCount == 0
+        }
+    }
+
     @Test func cancellingTheHandleEndsAWaitingReaderWithCancelled() async throws {
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/forever"), .chunks([], then: .hang))
