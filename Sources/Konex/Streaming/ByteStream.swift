@@ -25,7 +25,7 @@ public struct ByteStream: AsyncSequence, Sendable {
     public init(_ data: Data) {
         buffer = StreamBuffer(limit: Swift.max(data.count, 1), onCancel: {})
         if !data.isEmpty { buffer.yield(data) }
-        buffer.finish(nil)
+        buffer.end(nil)
     }
 
     init(buffer: StreamBuffer) { self.buffer = buffer }
@@ -50,10 +50,10 @@ public struct ByteStream: AsyncSequence, Sendable {
         public func yield(_ chunk: Data) -> Bool { buffer.yield(chunk) }
 
         /// Ends the stream after the chunks already given.
-        public func finish() { buffer.finish(nil) }
+        public func finish() { buffer.end(nil) }
 
         /// Ends the stream with `error` after the chunks already given.
-        public func finish(throwing error: any Error) { buffer.finish(error) }
+        public func finish(throwing error: any Error) { buffer.end(error) }
     }
 
     public func makeAsyncIterator() -> Iterator { Iterator(buffer: buffer, pending: prefix) }

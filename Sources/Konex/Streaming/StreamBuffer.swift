@@ -73,8 +73,6 @@ final class StreamBuffer: Sendable {
         return accepted
     }
 
-    func finish(_ error: (any Error)?) { end(error) }
-
     /// Ends the stream with `error` for the reader and stops the transfer (a timeout).
     func fail(_ error: any Error) {
         guard !isEnded else { return }

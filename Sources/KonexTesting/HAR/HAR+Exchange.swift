@@ -22,10 +22,8 @@ extension HAR.Entry {
         let mime = response.value(forHTTPHeaderField: "Content-Type") ?? ""
         let text = String(data: body, encoding: .utf8)
         let milliseconds = Double(duration / .microseconds(1)) / 1000
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         self.init(
-            startedDateTime: formatter.string(from: startedAt), time: milliseconds,
+            startedDateTime: LenientDate.format(startedAt), time: milliseconds,
             request: HAR.Request(
                 method: request.httpMethod ?? "GET", url: url, httpVersion: "HTTP/1.1", cookies: [],
                 headers: requestHeaders, queryString: query, postData: postData, headersSize: -1,
@@ -143,10 +141,11 @@ extension HAR {
         var groups: [String: (RequestMatcher, [MockResponse])] = [:]
         for entry in log.entries {
             // Entries that the matching cannot tell apart answer in recorded order.
-            let key = matching.key(for: entry)
+            let matcher = matching.matcher(for: entry)
+            let key = matching.key(for: entry, matcher: matcher)
             if groups[key] == nil {
                 order.append(key)
-                groups[key] = (matching.matcher(for: entry), [])
+                groups[key] = (matcher, [])
             }
             groups[key]!.1.append(try entry.mockResponse(pacing: pacing))
         }

@@ -59,7 +59,7 @@ enum LenientDate {
         return whole.addingTimeInterval(fraction - TimeInterval(offset))
     }
 
-    /// The strict form Konex writes: UTC, milliseconds, `Z`.
+    /// The strict form Konex writes (recording, and rewriting what it read leniently): UTC, milliseconds, `Z`.
     static func format(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -56,8 +56,8 @@ public struct ReplayMatching: Sendable, Hashable {
     }
 
     /// What entries that this matching cannot tell apart share (they answer in recorded order).
-    func key(for entry: HAR.Entry) -> String {
-        var key = matcher(for: entry).description
+    func key(for entry: HAR.Entry, matcher: RequestMatcher) -> String {
+        var key = matcher.description
         if parts.contains(.body) { key += " " + (entry.request.postData?.text ?? "") }
         return key
     }
