@@ -90,7 +90,7 @@ extension Benchmarks {
 
     /// `sse_parse`: an event stream held in memory, parsed in 64 KB chunks.
     private func sseParse() -> Result {
-        let (stream, events) = Self.sampleEventStream(megabytes: config.parseMB)
+        let (stream, events) = sampleEventStream(megabytes: config.parseMB)
         let chunks = stride(from: 0, to: stream.count, by: 65_536).map {
             stream[$0..<Swift.min($0 + 65_536, stream.count)]
         }
@@ -107,21 +107,5 @@ extension Benchmarks {
         return Result(
             id: "sse_parse", konex: megabytesPerSecond, baseline: nil, ratio: nil, unit: "MB/s",
             detail: "\(events) events, \(stream.count) bytes in 64 KB chunks (peers side by side: Benchmarks/Peers)")
-    }
-
-    /// A realistic event stream (LLM-style deltas with ids, some multi-line data, comments) of about `megabytes`.
-    static func sampleEventStream(megabytes: Int) -> (Data, events: Int) {
-        var text = ""
-        var events = 0
-        while text.utf8.count < megabytes << 20 {
-            events += 1
-            if events % 50 == 0 { text += ": keep-alive\n" }
-            text += "id: \(events)\nevent: delta\n"
-            text +=
-                events % 10 == 0
-                ? "data: {\"text\": \"line one\",\ndata:  \"more\": \"line two é\"}\n\n"
-                : "data: {\"choices\":[{\"delta\":{\"content\":\"token \(events) ☕\"}}]}\n\n"
-        }
-        return (Data(text.utf8), events)
     }
 }

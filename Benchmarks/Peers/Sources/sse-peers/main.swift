@@ -14,21 +14,6 @@ let smoke = CommandLine.arguments.contains("--smoke")
 let megabytes = smoke ? 1 : 10
 let rounds = smoke ? 2 : 7
 
-func sampleEventStream(megabytes: Int) -> (Data, events: Int) {
-    var text = ""
-    var events = 0
-    while text.utf8.count < megabytes << 20 {
-        events += 1
-        if events % 50 == 0 { text += ": keep-alive\n" }
-        text += "id: \(events)\nevent: delta\n"
-        text +=
-            events % 10 == 0
-            ? "data: {\"text\": \"line one\",\ndata:  \"more\": \"line two é\"}\n\n"
-            : "data: {\"choices\":[{\"delta\":{\"content\":\"token \(events) ☕\"}}]}\n\n"
-    }
-    return (Data(text.utf8), events)
-}
-
 let (stream, expected) = sampleEventStream(megabytes: megabytes)
 let chunks: [[UInt8]] = stride(from: 0, to: stream.count, by: 65_536).map {
     Array(stream[$0..<min($0 + 65_536, stream.count)])

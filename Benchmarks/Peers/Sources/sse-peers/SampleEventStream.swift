@@ -1,0 +1,1 @@
+../../../KonexBench/SampleEventStream.swift
