@@ -84,4 +84,63 @@ struct DownloadIntegrationTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bytes.bin", "stream.bin"])
     }
+
+    /// With a progress handler, URLSessionTransport streams through its delegate session: FoundationNetworking reports
+    /// the request body as libcurl sends it, and Konex counts the response body's chunks.
+    @Test func progressMovesByChunksBothWaysOverARealSocket() async throws {
+        struct Put: KonexRequest {
+            var path: String { "/put" }
+            var method: HTTPMethod { .put }
+            var body: RequestBody? { .data(Data(repeating: 7, count: 3_000_000), contentType: "application/x-test") }
+        }
+        let events = Lock<[TransferProgress]>([])
+        let echo = try await Server.client().request(Put())
+            .onProgress { progress in events.withLock { $0.append(progress) } }
+            .validate().responseData()
+        #expect(echo.count > 3_000_000)  // httpbin echoes the body back
+        let uploaded = events.value.filter { $0.direction == .upload }.map(\.completedBytes)
+        #expect(uploaded.first == 0)
+        #expect(uploaded.last == 3_000_000)
+        #expect(Set(uploaded.filter { $0 > 0 && $0 < 3_000_000 }).count >= 3, "upload went by in \(uploaded)")
+        #expect(uploaded == uploaded.sorted())
+        let downloaded = events.value.filter { $0.direction == .download }
+        #expect(downloaded.map(\.completedBytes) == downloaded.map(\.completedBytes).sorted())
+        #expect(downloaded.count >= 3)
+        #expect(downloaded.last?.fractionCompleted == 1)
+        // Upload first, then download: never interleaved.
+        #expect(
+            events.value.firstIndex { $0.direction == .download }! > events.value.lastIndex { $0.direction == .upload }!
+        )
+    }
+
+    @Test func aDownloadToAFileReportsEachChunkAgainstTheContentLength() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "konex-it-progress-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("bytes.bin")
+        let client = Server.client()
+        let events = Lock<[TransferProgress]>([])
+        _ = try await client.request("/range/100000")
+            .onProgress { progress in events.withLock { $0.append(progress) } }
+            .validate().download(to: destination)
+        #expect(try Data(contentsOf: destination) == (try await client.request("/range/100000").responseData()))
+        let downloaded = events.value.filter { $0.direction == .download }
+        #expect(downloaded.allSatisfy { $0.totalBytes == 100_000 })
+        #expect(downloaded.first?.completedBytes == 0)
+        #expect(downloaded.last?.completedBytes == 100_000)
+        #expect(downloaded.count >= 3, "chunks: \(downloaded.map(\.completedBytes))")
+    }
+
+    @Test func aChunkedBodyLearnsItsTotalAtTheEnd() async throws {
+        let events = Lock<[TransferProgress]>([])
+        let data = try await Server.client().request("/stream-bytes/100000?chunk_size=8192")
+            .onProgress { progress in events.withLock { $0.append(progress) } }
+            .validate().responseData()
+        #expect(data.count == 100_000)
+        let downloaded = events.value.filter { $0.direction == .download }
+        #expect(downloaded.dropLast().allSatisfy { $0.totalBytes == nil })
+        #expect(downloaded.last == TransferProgress(direction: .download, completedBytes: 100_000, totalBytes: 100_000))
+        #expect(downloaded.count >= 4)
+    }
 }

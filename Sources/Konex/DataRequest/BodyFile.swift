@@ -5,6 +5,11 @@ enum BodyFile {
     /// How much of an error body is read back from the file, for validators and error models.
     static let errorBodyLimit = 65_536
 
+    /// A new, unused path in the temporary directory for a body.
+    static func temporary() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString).body")
+    }
+
     static func prefix(of file: URL, limit: Int) -> Data {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return Data() }
         defer { try? handle.close() }

@@ -34,11 +34,18 @@ public struct TransferProgress: Sendable, Hashable {
 extension DataRequest {
     /// Reports upload and download progress to `handler`.
     ///
-    /// Best effort, and honest about it: when the transport cannot observe bytes in flight
-    /// (``Transport/reportsIncrementalProgress`` is `false`, as for `URLSessionTransport` on FoundationNetworking,
-    /// whose `data(for:)` reports nothing), only the start and the end of each direction are reported, never
-    /// invented intermediate values.
-    /// - Parameter handler: Called with each progress event, in order.
+    /// Events come in order: upload from 0 to the body's size, then download from 0 to what arrived, each direction
+    /// ending on its total (a body without `Content-Length` learns its total at the end). Over ``URLSessionTransport``
+    /// the request goes through its streaming session, whose delegate hears the request body leave and each chunk of
+    /// the response arrive, on Linux as on Apple platforms; `download(to:)` then writes the chunks to its file as they
+    /// come. Over a transport whose ``Transport/reportsIncrementalProgress`` is `false` only the start and the end of
+    /// each direction are reported, never invented intermediate values.
+    /// ```swift
+    /// let file = try await client.request("/exports/q3.pdf")
+    ///     .onProgress { progress in print(progress.direction, progress.fractionCompleted ?? 0) }
+    ///     .download(to: destination)
+    /// ```
+    /// - Parameter handler: Called with each progress event, in order, on the transport's delegate queue.
     public func onProgress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> DataRequest {
         var copy = self
         copy.progress = handler

@@ -139,25 +139,17 @@ extension DataRequest {
         _ request: URLRequest, into target: BodyTarget, attempt: Int, startDate: Date, started: ContinuousClock.Instant
     ) async -> Result<TransportResponse, KonexError> {
         let sendStarted = ContinuousClock.now
-        let uploadSize = progress == nil ? 0 : Int64(request.httpBody?.count ?? 0)
-        progress?(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
+        let report = progress.map { ProgressReport($0, request: request) }
+        report?.started()
         do {
-            // Where the transport reports as it goes (Apple platforms), upload progress and phase timings come too.
             let transport = client.activeTransport
-            let phases = transport.reportsIncrementalProgress ? Lock<TransferPhases?>(nil) : nil
-            let observer = phases.map { box in TransferObserver(progress: progress, phases: { box.value = $0 }) }
             let (data, response, body) = try await Received.receive(
-                request, over: transport, into: target, observer: observer)
+                request, over: transport, into: target, report: report)
             let file = body.file
             let now = ContinuousClock.now
-            if let progress {
-                progress(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
-                let expected = response.expectedContentLength
-                progress(
-                    TransferProgress(
-                        direction: .download, completedBytes: 0, totalBytes: expected >= 0 ? expected : nil))
-                let received = file.map(BodyFile.size(of:)) ?? Int64(data.count)
-                progress(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
+            if let report, !body.countedProgress {
+                report.headArrived(response)
+                report.finished(file.map(BodyFile.size(of:)) ?? Int64(data.count), of: response, counted: false)
             }
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled {
@@ -176,7 +168,7 @@ extension DataRequest {
             }
             let timing = RequestTiming(
                 startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt,
-                phases: phases?.value)
+                phases: body.phases)
             var received = TransportResponse(response: response, data: data, timing: timing, file: file)
             received.stream = body.stream
             return .success(received)

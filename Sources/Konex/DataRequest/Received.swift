@@ -1,23 +1,44 @@
 import Foundation
 
-/// Step 4's two ways to take the body besides memory: into a file, or as it arrives.
+/// Step 4's ways to take the body: whole into memory, into a file, or as it arrives; counted as it comes when a
+/// progress handler is set and the transport can stream.
 enum Received {
-    /// Where a body went when it did not go to memory.
+    /// What the transport said besides the head and the in-memory bytes.
     struct Body {
         var file: URL?
         var stream: ByteStream?
+        /// The system's phase timings, where the transport reports them.
+        var phases: TransferPhases?
+        /// Download progress was reported chunk by chunk, so only the end remains to say.
+        var countedProgress = false
     }
 
     /// Receives the body of `request` as `target` asks. For a file or a stream, the returned data is only the start
     /// of an error body (when the status is outside 200..<300), so validators and error models still see it.
     static func receive(
-        _ request: URLRequest, over transport: any Transport, into target: BodyTarget, observer: TransferObserver?
+        _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?
     ) async throws -> (Data, HTTPURLResponse, Body) {
+        // Made only when someone listens: most requests have no progress handler and run where no phases arrive.
+        func observed() -> (TransferObserver, Lock<TransferPhases?>) {
+            let phases = Lock<TransferPhases?>(nil)
+            return (TransferObserver(progress: report?.handler, phases: { phases.value = $0 }), phases)
+        }
+        if let report, transport.reportsIncrementalProgress, let streamer = transport as? any StreamingTransport {
+            let (observer, phases) = observed()
+            if let counted = try await counted(
+                request, over: streamer, into: target, observer: observer, report: report)
+            {
+                var body = counted.2
+                body.phases = phases.value
+                return (counted.0, counted.1, body)
+            }
+        }
         switch target {
         case .memory:
-            if let observer, let observing = transport as? any ObservingTransport {
+            if let observing = transport as? any ObservingTransport, observing.reportsTransferPhases {
+                let (observer, phases) = observed()
                 let (data, response) = try await observing.send(request, observer: observer)
-                return (data, response, Body())
+                return (data, response, Body(phases: phases.value))
             }
             let (data, response) = try await transport.send(request)
             return (data, response, Body())
@@ -29,17 +50,18 @@ enum Received {
             } else {
                 let data: Data
                 (data, response) = try await transport.send(request)
-                file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString).body")
+                file = BodyFile.temporary()
                 try data.write(to: file)
             }
-            let isSuccess = (200..<300).contains(response.statusCode)
-            let head = isSuccess ? Data() : BodyFile.prefix(of: file, limit: BodyFile.errorBodyLimit)
-            return (head, response, Body(file: file))
+            return (errorHead(of: response, in: file), response, Body(file: file))
         case .stream(let bufferLimit):
             let response: HTTPURLResponse
             var stream: ByteStream
             if let streamer = transport as? any StreamingTransport {
-                (response, stream) = try await streamer.stream(request, bufferLimit: bufferLimit)
+                (response, stream) =
+                    report == nil
+                    ? try await streamer.stream(request, bufferLimit: bufferLimit)
+                    : try await streamer.stream(request, bufferLimit: bufferLimit, observer: observed().0)
             } else {
                 let data: Data
                 (data, response) = try await transport.send(request)
@@ -50,5 +72,54 @@ enum Received {
             let head = try await stream.take(upTo: BodyFile.errorBodyLimit)
             return (head, response, Body(stream: stream))
         }
+    }
+
+    /// Streams the body into memory or a file, reporting each chunk; `nil` for a target that is read as a stream.
+    private static func counted(
+        _ request: URLRequest, over streamer: any StreamingTransport, into target: BodyTarget,
+        observer: TransferObserver, report: ProgressReport
+    ) async throws -> (Data, HTTPURLResponse, Body)? {
+        if case .stream = target { return nil }
+        let (response, stream) = try await streamer.stream(
+            request, bufferLimit: ByteStream.defaultBufferLimit, observer: observer)
+        report.headArrived(response)
+        var received: Int64 = 0
+        switch target {
+        case .memory:
+            var data = Data()
+            if response.expectedContentLength > 0 { data.reserveCapacity(Int(response.expectedContentLength)) }
+            for try await chunk in stream {
+                data.append(chunk)
+                received += Int64(chunk.count)
+                report.received(received, of: response)
+            }
+            report.finished(received, of: response, counted: true)
+            return (data, response, Body(countedProgress: true))
+        default:
+            let file = BodyFile.temporary()
+            do {
+                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+                }
+                let handle = try FileHandle(forWritingTo: file)
+                defer { try? handle.close() }
+                for try await chunk in stream {
+                    try handle.write(contentsOf: chunk)
+                    received += Int64(chunk.count)
+                    report.received(received, of: response)
+                }
+            } catch {
+                stream.cancel()
+                BodyFile.remove(file)
+                throw error
+            }
+            report.finished(received, of: response, counted: true)
+            return (errorHead(of: response, in: file), response, Body(file: file, countedProgress: true))
+        }
+    }
+
+    /// The start of an error body kept in a file, for validators and error models; nothing for a success.
+    private static func errorHead(of response: HTTPURLResponse, in file: URL) -> Data {
+        (200..<300).contains(response.statusCode) ? Data() : BodyFile.prefix(of: file, limit: BodyFile.errorBodyLimit)
     }
 }

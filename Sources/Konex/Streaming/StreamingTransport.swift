@@ -13,4 +13,26 @@ public protocol StreamingTransport: Transport {
     /// - Returns: The head, and the body as it arrives.
     /// - Throws: Any error when no HTTP response head was received.
     func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream)
+
+    /// Streams `request` as ``stream(_:bufferLimit:)`` does, reporting the bytes of the request body as they go out
+    /// (and, where the system measures them, the phase timings) to `observer`.
+    ///
+    /// Konex streams through this when a progress handler is set and ``Transport/reportsIncrementalProgress`` is
+    /// `true`; it counts the body's chunks itself. The default ignores `observer`.
+    /// - Parameters:
+    ///   - request: The fully built, adapted request.
+    ///   - bufferLimit: The most bytes to hold for a slow reader.
+    ///   - observer: Where upload progress and phase timings go.
+    /// - Returns: The head, and the body as it arrives.
+    /// - Throws: Any error when no HTTP response head was received.
+    func stream(_ request: URLRequest, bufferLimit: Int, observer: TransferObserver) async throws
+        -> (HTTPURLResponse, ByteStream)
+}
+
+extension StreamingTransport {
+    public func stream(_ request: URLRequest, bufferLimit: Int, observer: TransferObserver) async throws
+        -> (HTTPURLResponse, ByteStream)
+    {
+        try await stream(request, bufferLimit: bufferLimit)
+    }
 }

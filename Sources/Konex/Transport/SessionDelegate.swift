@@ -30,6 +30,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var head: CheckedContinuation<(HTTPURLResponse, ByteStream), any Error>?
         let body: ByteStream
         let chunks: ByteStream.Continuation
+        let observer: TransferObserver?
     }
 
     // Only the streaming session's tasks are here; `data(for:)` and `download(for:)` tasks never are.
@@ -37,9 +38,28 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func register(
         _ task: URLSessionTask, head: CheckedContinuation<(HTTPURLResponse, ByteStream), any Error>, body: ByteStream,
-        chunks: ByteStream.Continuation
+        chunks: ByteStream.Continuation, observer: TransferObserver?
     ) {
-        streams.withLock { $0[task.taskIdentifier] = Streamed(head: head, body: body, chunks: chunks) }
+        streams.withLock {
+            $0[task.taskIdentifier] = Streamed(head: head, body: body, chunks: chunks, observer: observer)
+        }
+    }
+
+    private func observer(of task: URLSessionTask) -> TransferObserver? {
+        streams.withLock { $0[task.taskIdentifier]?.observer }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        observer(of: task)?.progress?(
+            TransferProgress(uploaded: totalBytesSent, expected: totalBytesExpectedToSend))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        guard let observer = observer(of: task), let phases = TransferPhases(metrics) else { return }
+        observer.phases(phases)
     }
 
     func urlSession(

@@ -25,7 +25,9 @@ public protocol Transport: Sendable {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 
     /// Whether the transport can observe bytes while they move; `false` by default. When it is `false`, progress
-    /// handlers hear only the start and the end of a transfer.
+    /// handlers hear only the start and the end of a transfer. A ``StreamingTransport`` that says `true` is streamed
+    /// through the streaming transport's `stream(_:bufferLimit:observer:)` when a progress handler is set, and Konex
+    /// counts the body's chunks as they arrive.
     var reportsIncrementalProgress: Bool { get }
 }
 
@@ -44,11 +46,18 @@ public protocol DownloadTransport: Transport {
     func download(_ request: URLRequest) async throws -> (URL, HTTPURLResponse)
 }
 
-/// A transport that reports what it sees of a transfer while it runs: bytes as they move, and the system's phase
-/// timings. Konex uses it when ``Transport/reportsIncrementalProgress`` is `true`.
+/// A transport that reports what it sees of a transfer while it runs: the system's phase timings, and bytes sent.
+/// Konex sends through it when ``reportsTransferPhases`` is `true` (and no streamed path is taken for progress).
 public protocol ObservingTransport: Transport {
     /// Sends `request`, reporting to `observer` as the transfer goes.
     func send(_ request: URLRequest, observer: TransferObserver) async throws -> (Data, HTTPURLResponse)
+
+    /// Whether ``send(_:observer:)`` is worth its cost for every request; `true` by default.
+    var reportsTransferPhases: Bool { get }
+}
+
+extension ObservingTransport {
+    public var reportsTransferPhases: Bool { true }
 }
 
 /// Where an ``ObservingTransport`` reports.

@@ -96,7 +96,7 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport, O
             return (file, http)
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             guard let challenged = challengedResponse(for: request) else { throw error }
-            let empty = FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString)")
+            let empty = BodyFile.temporary()
             try Data().write(to: empty)
             return (empty, challenged)
         }

@@ -149,11 +149,128 @@ import Testing
                     domainLookup: .milliseconds(2), connect: .milliseconds(5), firstByte: .milliseconds(40)))
     }
 
-    @Test func foundationNetworkingReportsNoPhasesAndOnlyTheEnds() {
+    @Test func urlSessionTransportStreamsForProgressEverywhereAndAsksForPhasesOnlyOnApplePlatforms() {
+        #expect(URLSessionTransport().reportsIncrementalProgress == true)
         #if canImport(FoundationNetworking)
-            #expect(URLSessionTransport().reportsIncrementalProgress == false)
+            #expect(URLSessionTransport().reportsTransferPhases == false)  // no URLSessionTaskMetrics on Linux
         #else
-            #expect(URLSessionTransport().reportsIncrementalProgress == true)
+            #expect(URLSessionTransport().reportsTransferPhases == true)
         #endif
+    }
+}
+
+/// A streaming transport that reports incremental progress (as URLSessionTransport does): with a progress handler,
+/// the pipeline streams the body into memory or a file and reports each chunk.
+@Suite struct CountedProgressTests {
+    struct Chunked: StreamingTransport {
+        var chunks: [Data] = [Data(count: 300), Data(count: 300), Data(count: 400)]
+        var contentLength: Int? = 1_000
+        var status = 200
+        var failsAfterChunks = false
+        var reportsIncrementalProgress: Bool { true }
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            Issue.record("with a progress handler, a streaming transport is streamed")
+            throw URLError(.unsupportedURL)
+        }
+
+        func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
+            Issue.record("the pipeline passes its observer")
+            throw URLError(.unsupportedURL)
+        }
+
+        func stream(_ request: URLRequest, bufferLimit: Int, observer: TransferObserver) async throws
+            -> (HTTPURLResponse, ByteStream)
+        {
+            observer.progress?(TransferProgress(direction: .upload, completedBytes: 2, totalBytes: 4))
+            observer.progress?(TransferProgress(direction: .upload, completedBytes: 4, totalBytes: 4))
+            let headers = contentLength.map { ["Content-Length": "\($0)"] } ?? [:]
+            let head = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: headers)!
+            let (body, continuation) = ByteStream.makeStream(bufferLimit: bufferLimit) {}
+            for chunk in chunks { continuation.yield(chunk) }
+            if failsAfterChunks {
+                continuation.finish(throwing: URLError(.networkConnectionLost))
+            } else {
+                continuation.finish()
+            }
+            return (head, body)
+        }
+    }
+
+    struct Post: KonexRequest {
+        let path = "/things"
+        let method: HTTPMethod = .post
+        var body: RequestBody? { .data(Data(count: 4), contentType: "application/octet-stream") }
+    }
+
+    func events(_ transport: Chunked, _ run: (DataRequest) async throws -> Void) async throws -> [TransferProgress] {
+        let events = Lock<[TransferProgress]>([])
+        let request = KonexClient(baseURL: api, transport: transport).request(Post())
+            .onProgress { progress in events.withLock { $0.append(progress) } }
+        try await run(request)
+        return events.value
+    }
+
+    func progress(_ direction: TransferProgress.Direction, _ done: Int64, _ total: Int64?) -> TransferProgress {
+        TransferProgress(direction: direction, completedBytes: done, totalBytes: total)
+    }
+
+    @Test func eachChunkIsReportedAgainstTheContentLength() async throws {
+        let data = Lock(Data())
+        let seen = try await events(Chunked()) { request in data.value = try await request.responseData() }
+        #expect(data.value.count == 1_000)
+        #expect(
+            seen == [
+                progress(.upload, 0, 4), progress(.upload, 2, 4), progress(.upload, 4, 4), progress(.upload, 4, 4),
+                progress(.download, 0, 1_000), progress(.download, 300, 1_000), progress(.download, 600, 1_000),
+                progress(.download, 1_000, 1_000),
+            ])
+    }
+
+    @Test func withoutAContentLengthTheTotalIsKnownOnlyAtTheEnd() async throws {
+        let seen = try await events(Chunked(contentLength: nil)) { request in _ = try await request.responseData() }
+        #expect(
+            Array(seen.dropFirst(4)) == [
+                progress(.download, 0, nil), progress(.download, 300, nil), progress(.download, 600, nil),
+                progress(.download, 1_000, nil), progress(.download, 1_000, 1_000),
+            ])
+    }
+
+    @Test func aDownloadIsWrittenChunkByChunkAndReported() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-cp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("body.bin")
+        let chunks = [Data(repeating: 1, count: 300), Data(repeating: 2, count: 300), Data(repeating: 3, count: 400)]
+        let seen = try await events(Chunked(chunks: chunks)) { request in
+            _ = try await request.validate().download(to: destination)
+        }
+        #expect(try Data(contentsOf: destination) == chunks.reduce(Data(), +))
+        #expect(seen.filter { $0.direction == .download }.map(\.completedBytes) == [0, 300, 600, 1_000])
+    }
+
+    @Test func aBodyCutShortFailsTheDownloadAndLeavesNoFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-cp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("body.bin")
+        let error = try await requireThrows(KonexError.self) {
+            _ = try await events(Chunked(failsAfterChunks: true)) { request in
+                _ = try await request.download(to: destination)
+            }
+        }
+        #expect(error.stage == .transport)
+        #expect((error.underlyingError as? URLError)?.code == .networkConnectionLost)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    @Test func anErrorStatusStillDecodesItsBodyFromTheCountedStream() async throws {
+        let body = Data(#"{"message":"nope"}"#.utf8)
+        let transport = Chunked(chunks: [body.prefix(5), body.dropFirst(5)], contentLength: body.count, status: 422)
+        let error = try await requireThrows(KonexError.self) {
+            _ = try await events(transport) { request in _ = try await request.validate().responseData() }
+        }
+        #expect(error.statusCode == 422)
+        #expect(error.data == body)
     }
 }

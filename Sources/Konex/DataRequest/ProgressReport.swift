@@ -1,0 +1,39 @@
+import Foundation
+
+/// The progress events of one attempt, in the order a caller can rely on: upload from 0 to the body's size, then
+/// download from 0 to what arrived, each direction ending on its total.
+struct ProgressReport: Sendable {
+    let handler: @Sendable (TransferProgress) -> Void
+    let uploadSize: Int64
+
+    init(_ handler: @escaping @Sendable (TransferProgress) -> Void, request: URLRequest) {
+        self.handler = handler
+        uploadSize = Int64(request.httpBody?.count ?? 0)
+    }
+
+    /// Nothing has moved yet.
+    func started() {
+        handler(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
+    }
+
+    /// The head arrived: the request body is all sent, and the response body starts.
+    func headArrived(_ response: HTTPURLResponse) {
+        handler(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
+        handler(TransferProgress(direction: .download, completedBytes: 0, totalBytes: Self.expected(response)))
+    }
+
+    /// `received` bytes of the body so far.
+    func received(_ received: Int64, of response: HTTPURLResponse) {
+        handler(TransferProgress(direction: .download, completedBytes: received, totalBytes: Self.expected(response)))
+    }
+
+    /// The body is complete; the total is now known (said once more only when the last event did not say it).
+    func finished(_ received: Int64, of response: HTTPURLResponse, counted: Bool) {
+        if counted, received > 0, Self.expected(response) == received { return }
+        handler(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
+    }
+
+    private static func expected(_ response: HTTPURLResponse) -> Int64? {
+        response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+    }
+}
