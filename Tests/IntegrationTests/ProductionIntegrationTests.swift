@@ -86,31 +86,25 @@ struct DownloadIntegrationTests {
     }
 
     /// With a progress handler, URLSessionTransport streams through its delegate session: FoundationNetworking reports
-    /// the request body as libcurl sends it, and Konex counts the response body's chunks.
-    @Test func progressMovesByChunksBothWaysOverARealSocket() async throws {
+    /// the request body as libcurl sends it (coarsely and repeatedly under load; Konex passes on only progress).
+    @Test func uploadProgressMovesAsTheBodyLeavesOverARealSocket() async throws {
         struct Put: KonexRequest {
-            var path: String { "/put" }
+            var path: String { "/status/200" }  // ignores the body, so the test measures the upload alone
             var method: HTTPMethod { .put }
-            var body: RequestBody? { .data(Data(repeating: 7, count: 3_000_000), contentType: "application/x-test") }
+            var body: RequestBody? { .data(Data(count: 16 << 20), contentType: "application/octet-stream") }
         }
         let events = Lock<[TransferProgress]>([])
-        let echo = try await Server.client().request(Put())
+        _ = try await Server.client().request(Put())
             .onProgress { progress in events.withLock { $0.append(progress) } }
             .validate().responseData()
-        #expect(echo.count > 3_000_000)  // httpbin echoes the body back
         let uploaded = events.value.filter { $0.direction == .upload }.map(\.completedBytes)
         #expect(uploaded.first == 0)
-        #expect(uploaded.last == 3_000_000)
-        #expect(Set(uploaded.filter { $0 > 0 && $0 < 3_000_000 }).count >= 3, "upload went by in \(uploaded)")
-        #expect(uploaded == uploaded.sorted())
-        let downloaded = events.value.filter { $0.direction == .download }
-        #expect(downloaded.map(\.completedBytes) == downloaded.map(\.completedBytes).sorted())
-        #expect(downloaded.count >= 3)
-        #expect(downloaded.last?.fractionCompleted == 1)
+        #expect(uploaded.last == 16 << 20)
+        #expect(uploaded.contains { $0 > 0 && $0 < 16 << 20 }, "upload went by in \(uploaded)")
+        #expect(zip(uploaded, uploaded.dropFirst()).allSatisfy { $0 < $1 }, "strictly increasing: \(uploaded)")
         // Upload first, then download: never interleaved.
-        #expect(
-            events.value.firstIndex { $0.direction == .download }! > events.value.lastIndex { $0.direction == .upload }!
-        )
+        let firstDownload = try #require(events.value.firstIndex { $0.direction == .download })
+        #expect(firstDownload > events.value.lastIndex { $0.direction == .upload }!)
     }
 
     @Test func aDownloadToAFileReportsEachChunkAgainstTheContentLength() async throws {

@@ -60,6 +60,7 @@ public final class KonexClient: Sendable {
     ///   - responseProcessors: Client-level processors.
     ///   - adapters: Client-level adapters.
     ///   - retriers: Client-level retriers.
+    ///   - interceptors: Client-level interceptors around the transport call (cache, coalescing, limits).
     public init(
         baseURL: URL? = nil,
         headers: [String: String] = [:],
@@ -75,7 +76,8 @@ public final class KonexClient: Sendable {
         responseValidators: [any KonexResponseValidator] = [],
         responseProcessors: [any KonexResponseProcessor] = [],
         adapters: [any RequestAdapter] = [],
-        retriers: [any RequestRetrier] = []
+        retriers: [any RequestRetrier] = [],
+        interceptors: [any TransportInterceptor] = []
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -91,7 +93,7 @@ public final class KonexClient: Sendable {
         components = Lock(
             Components(
                 plugins: plugins, validators: responseValidators, processors: responseProcessors, adapters: adapters,
-                retriers: retriers))
+                retriers: retriers, interceptors: interceptors))
     }
 
     /// Creates a client over an existing `URLSession`, as Konex always allowed.
@@ -130,6 +132,12 @@ public final class KonexClient: Sendable {
         set { components.withLock { $0.retriers = newValue } }
     }
 
+    /// Client-level interceptors, outermost first.
+    public var interceptors: [any TransportInterceptor] {
+        get { components.value.interceptors }
+        set { components.withLock { $0.interceptors = newValue } }
+    }
+
     /// A snapshot of every client-level component, read under one lock.
     var componentSnapshot: Components { components.value }
 
@@ -163,6 +171,7 @@ struct Components: Sendable {
     var processors: [any KonexResponseProcessor]
     var adapters: [any RequestAdapter]
     var retriers: [any RequestRetrier]
+    var interceptors: [any TransportInterceptor]
 }
 
 /// A bare path or URL string, for `client.request("…")`.

@@ -13,6 +13,8 @@ struct Exchange: Sendable {
     var file: URL? = nil
     /// The body still arriving, for ``BodyTarget/stream(bufferLimit:)``.
     var stream: ByteStream? = nil
+    /// Where the response came from.
+    var source: ResponseSource = .network
 }
 
 /// Where step 4 puts the response body.
@@ -42,6 +44,11 @@ extension DataRequest {
         let plugins = Layers(shared.plugins, endpoint?.requestPlugins, self.plugins)
         let validators = Layers(shared.validators, endpoint?.requestResponseValidators, self.validators)
         let retriers = Layers(shared.retriers, endpoint?.requestRetriers, self.retriers)
+        let interceptors = Layers(shared.interceptors, endpoint?.requestInterceptors, self.interceptors)
+        // Interceptors wrap in-memory exchanges only: a file or a stream goes straight to the transport.
+        let chain: InterceptorChain? =
+            if case .memory = target, !interceptors.isEmpty { InterceptorChain(interceptors: Array(interceptors)) }
+            else { nil }
 
         let startDate = Date()
         let started = ContinuousClock.now
@@ -81,7 +88,7 @@ extension DataRequest {
 
             // 4. transport
             let outcome = await send(
-                request, into: target, attempt: attempt, startDate: startDate, started: started)
+                request, into: target, through: chain, attempt: attempt, startDate: startDate, started: started)
 
             // 5. plugins see the response
             for plugin in plugins { await plugin.didReceiveResponse(outcome, for: request) }
@@ -136,15 +143,31 @@ extension DataRequest {
 
     /// Step 4: the transport call, timed, with cancellation and the size limit applied.
     private func send(
-        _ request: URLRequest, into target: BodyTarget, attempt: Int, startDate: Date, started: ContinuousClock.Instant
+        _ request: URLRequest, into target: BodyTarget, through chain: InterceptorChain?, attempt: Int, startDate: Date,
+        started: ContinuousClock.Instant
     ) async -> Result<TransportResponse, KonexError> {
         let sendStarted = ContinuousClock.now
         let report = progress.map { ProgressReport($0, request: request) }
         report?.started()
         do {
             let transport = client.activeTransport
-            let (data, response, body) = try await Received.receive(
-                request, over: transport, into: target, report: report)
+            var reply: TransportReply?
+            let (data, response, body): (Data, HTTPURLResponse, Received.Body)
+            if let chain {
+                // The innermost call may answer several callers (coalescing) or none (a cache hit), so progress
+                // through interceptors is reported at the ends only.
+                let phases = Lock<TransferPhases?>(nil)
+                let replied = try await chain.reply(to: request) { request in
+                    let (data, response, body) = try await Received.receive(
+                        request, over: transport, into: .memory, report: nil)
+                    if let measured = body.phases { phases.value = measured }
+                    return (data, response)
+                }
+                reply = replied
+                (data, response, body) = (replied.data, replied.response, Received.Body(phases: phases.value))
+            } else {
+                (data, response, body) = try await Received.receive(request, over: transport, into: target, report: report)
+            }
             let file = body.file
             let now = ContinuousClock.now
             if let report, !body.countedProgress {
@@ -168,9 +191,13 @@ extension DataRequest {
             }
             let timing = RequestTiming(
                 startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt,
-                phases: body.phases)
+                phases: body.phases, queue: reply?.queueTime ?? .zero)
             var received = TransportResponse(response: response, data: data, timing: timing, file: file)
             received.stream = body.stream
+            if let reply {
+                received.source = reply.source
+                received.isShared = reply.isShared
+            }
             return .success(received)
         } catch {
             var failure = KonexError.transport(error, request: request)
@@ -232,7 +259,7 @@ extension DataRequest {
         }
         return Exchange(
             request: request, response: received.response, received: received.data, data: data,
-            timing: received.timing)
+            timing: received.timing, source: received.source)
     }
 
     /// A closure that returns the time elapsed on `clock` since this call.

@@ -101,7 +101,7 @@ extension DataRequest {
         }
         return Response(
             value: value, request: exchange.request, response: exchange.response, data: exchange.received,
-            timing: exchange.timing)
+            timing: exchange.timing, source: exchange.source)
     }
 
     static func decode<T: Decodable>(

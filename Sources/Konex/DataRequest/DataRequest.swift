@@ -26,6 +26,7 @@ public struct DataRequest: Sendable {
     var validators: [any KonexResponseValidator] = []
     var processors: [any KonexResponseProcessor] = []
     var retriers: [any RequestRetrier] = []
+    var interceptors: [any TransportInterceptor] = []
     var timeout: Duration?
     var errorDecoder: ErrorBodyDecoder?
     var progress: (@Sendable (TransferProgress) -> Void)?
@@ -54,6 +55,12 @@ public struct DataRequest: Sendable {
 
     /// Adds plugins, after the client's and the request's, in order.
     public func withPlugins(_ plugins: [any KonexPlugin]) -> DataRequest { with { $0.plugins += plugins } }
+
+    /// Adds an interceptor around the transport call, inside the client's and the request's.
+    /// - Parameter interceptor: The interceptor, e.g. an ``HTTPCache`` or a ``ConcurrencyLimit``.
+    public func withInterceptor(_ interceptor: some TransportInterceptor) -> DataRequest {
+        with { $0.interceptors.append(interceptor) }
+    }
 
     /// Adds an adapter that rewrites the outgoing request, after the client's and the request's.
     /// - Parameter adapter: The adapter, e.g. `.bearer(token)`.

@@ -1,10 +1,12 @@
 import Foundation
 
 /// The progress events of one attempt, in the order a caller can rely on: upload from 0 to the body's size, then
-/// download from 0 to what arrived, each direction ending on its total.
+/// download from 0 to what arrived, each direction ending on its total, each event moving forward.
 struct ProgressReport: Sendable {
     let handler: @Sendable (TransferProgress) -> Void
     let uploadSize: Int64
+    /// The last upload count said: libcurl's progress callback repeats itself, and a late one must not go backwards.
+    private let uploaded = Lock<Int64>(-1)
 
     init(_ handler: @escaping @Sendable (TransferProgress) -> Void, request: URLRequest) {
         self.handler = handler
@@ -12,13 +14,21 @@ struct ProgressReport: Sendable {
     }
 
     /// Nothing has moved yet.
-    func started() {
-        handler(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize))
+    func started() { upload(TransferProgress(direction: .upload, completedBytes: 0, totalBytes: uploadSize)) }
+
+    /// Upload progress from a transport: passed on only when it moves forward.
+    func upload(_ progress: TransferProgress) {
+        let forward = uploaded.withLock { last in
+            guard progress.completedBytes > last else { return false }
+            last = progress.completedBytes
+            return true
+        }
+        if forward { handler(progress) }
     }
 
     /// The head arrived: the request body is all sent, and the response body starts.
     func headArrived(_ response: HTTPURLResponse) {
-        handler(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
+        upload(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
         handler(TransferProgress(direction: .download, completedBytes: 0, totalBytes: Self.expected(response)))
     }
 

@@ -17,14 +17,20 @@ public struct Response<Value: Sendable>: Sendable {
     public let data: Data
     /// Konex's own timing of the exchange.
     public let timing: RequestTiming
+    /// Where the response came from: the network, or an ``HTTPCache`` (fresh, or revalidated with a 304).
+    public let source: ResponseSource
 
     /// Creates a response.
-    public init(value: Value, request: URLRequest, response: HTTPURLResponse, data: Data, timing: RequestTiming) {
+    public init(
+        value: Value, request: URLRequest, response: HTTPURLResponse, data: Data, timing: RequestTiming,
+        source: ResponseSource = .network
+    ) {
         self.value = value
         self.request = request
         self.response = response
         self.data = data
         self.timing = timing
+        self.source = source
     }
 
     /// The HTTP status code.
@@ -44,7 +50,9 @@ public struct Response<Value: Sendable>: Sendable {
 
     /// The same response with its value transformed.
     public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
-        Response<T>(value: try transform(value), request: request, response: response, data: data, timing: timing)
+        Response<T>(
+            value: try transform(value), request: request, response: response, data: data, timing: timing,
+            source: source)
     }
 }
 

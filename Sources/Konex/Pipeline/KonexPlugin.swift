@@ -42,6 +42,10 @@ public struct TransportResponse: Sendable {
     public let file: URL?
     /// The body still arriving, when the request was streamed (Konex reads it; plugins see the head).
     var stream: ByteStream?
+    /// Where the response came from: the network, or an ``HTTPCache`` (fresh, or revalidated with a 304).
+    public var source: ResponseSource = .network
+    /// Whether one transport call answered this and other identical requests (``RequestCoalescer``).
+    public var isShared = false
 
     /// Creates a transport response.
     public init(response: HTTPURLResponse, data: Data, timing: RequestTiming, file: URL? = nil) {
@@ -66,14 +70,20 @@ public struct RequestTiming: Sendable, Hashable {
     /// DNS, connect, TLS and first-byte times of the last attempt, from `URLSessionTaskMetrics` on Apple platforms;
     /// `nil` where the platform does not report them (FoundationNetworking never does).
     public var phases: TransferPhases?
+    /// How long the last attempt waited for a ``ConcurrencyLimit`` slot (part of ``transport``); zero without one.
+    public var queue: Duration
 
     /// Creates a timing.
-    public init(startDate: Date, total: Duration, transport: Duration, attempt: Int, phases: TransferPhases? = nil) {
+    public init(
+        startDate: Date, total: Duration, transport: Duration, attempt: Int, phases: TransferPhases? = nil,
+        queue: Duration = .zero
+    ) {
         self.startDate = startDate
         self.total = total
         self.transport = transport
         self.attempt = attempt
         self.phases = phases
+        self.queue = queue
     }
 }
 

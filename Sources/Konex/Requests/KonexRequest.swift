@@ -47,6 +47,8 @@ public protocol KonexRequest: Sendable {
     var requestAdapters: [any RequestAdapter] { get }
     /// Retriers for this request only, asked after the client's. Empty by default.
     var requestRetriers: [any RequestRetrier] { get }
+    /// Interceptors for this request only, inside the client's. Empty by default.
+    var requestInterceptors: [any TransportInterceptor] { get }
 }
 
 extension KonexRequest {
@@ -60,4 +62,5 @@ extension KonexRequest {
     public var requestResponseValidators: [any KonexResponseValidator] { [] }
     public var requestAdapters: [any RequestAdapter] { [] }
     public var requestRetriers: [any RequestRetrier] { [] }
+    public var requestInterceptors: [any TransportInterceptor] { [] }
 }

@@ -304,7 +304,7 @@ let saved = try await client.request("/exports/q3.pdf").validate()
 } }
 
 extension Readme { static func snippet21() async throws {
-#sourceLocation(file: "README.md", line: 523)
+#sourceLocation(file: "README.md", line: 525)
 
 
 let mock = MockTransport(clock: ImmediateClock())
@@ -328,7 +328,7 @@ try mock.verifyAllEndpointsUsed()
 } }
 
 extension Readme { static func snippet22() async throws {
-#sourceLocation(file: "README.md", line: 559)
+#sourceLocation(file: "README.md", line: 561)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
@@ -336,7 +336,7 @@ mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", w
 } }
 
 extension Readme { static func snippet23() async throws {
-#sourceLocation(file: "README.md", line: 573)
+#sourceLocation(file: "README.md", line: 575)
 let mock = MockTransport(clock: ManualClock())
 mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
 mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
@@ -346,7 +346,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
 } }
 
 #if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
-extension Readme { struct Snippet24 {  // README.md line 588
+extension Readme { struct Snippet24 {  // README.md line 590
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {
     let model = ProfileScreen()                                // builds its own client inside
@@ -363,7 +363,7 @@ func repositories() async throws { }
 #endif
 
 extension Readme { static func snippet25() async throws {
-#sourceLocation(file: "README.md", line: 605)
+#sourceLocation(file: "README.md", line: 607)
 let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
 try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
 try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
@@ -372,7 +372,7 @@ try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
 } }
 
 extension Readme { static func snippet26() async throws {
-#sourceLocation(file: "README.md", line: 625)
+#sourceLocation(file: "README.md", line: 627)
 let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
 let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
 let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
@@ -386,7 +386,7 @@ try hybrid.verifyAllUsed()                                                      
 } }
 
 extension Readme { static func snippet27() async throws {
-#sourceLocation(file: "README.md", line: 650)
+#sourceLocation(file: "README.md", line: 652)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -400,7 +400,7 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
 } }
 
 extension Readme { static func snippet28() async throws {
-#sourceLocation(file: "README.md", line: 669)
+#sourceLocation(file: "README.md", line: 671)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -414,7 +414,7 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
 } }
 
 extension Readme { static func snippet29() async throws {
-#sourceLocation(file: "README.md", line: 679)
+#sourceLocation(file: "README.md", line: 681)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -423,7 +423,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet30 {  // README.md line 705
+extension Readme { struct Snippet30 {  // README.md line 707
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {

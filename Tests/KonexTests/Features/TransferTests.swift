@@ -142,7 +142,7 @@ import Testing
                 if progress.direction == .upload { events.withLock { $0.append(progress.completedBytes) } }
             }
             .response()
-        #expect(events.value == [0, 1_000, 2_000, 3_000, 3_000])
+        #expect(events.value == [0, 1_000, 2_000, 3_000])  // the transport's 3,000 already said the upload ended
         #expect(
             response.timing.phases
                 == TransferPhases(
@@ -221,7 +221,7 @@ import Testing
         #expect(data.value.count == 1_000)
         #expect(
             seen == [
-                progress(.upload, 0, 4), progress(.upload, 2, 4), progress(.upload, 4, 4), progress(.upload, 4, 4),
+                progress(.upload, 0, 4), progress(.upload, 2, 4), progress(.upload, 4, 4),
                 progress(.download, 0, 1_000), progress(.download, 300, 1_000), progress(.download, 600, 1_000),
                 progress(.download, 1_000, 1_000),
             ])
@@ -230,7 +230,7 @@ import Testing
     @Test func withoutAContentLengthTheTotalIsKnownOnlyAtTheEnd() async throws {
         let seen = try await events(Chunked(contentLength: nil)) { request in _ = try await request.responseData() }
         #expect(
-            Array(seen.dropFirst(4)) == [
+            Array(seen.dropFirst(3)) == [
                 progress(.download, 0, nil), progress(.download, 300, nil), progress(.download, 600, nil),
                 progress(.download, 1_000, nil), progress(.download, 1_000, 1_000),
             ])
