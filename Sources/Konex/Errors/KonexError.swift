@@ -35,6 +35,8 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let fileSystem = Stage(rawValue: "fileSystem")
         /// The task or the handle was cancelled.
         public static let cancelled = Stage(rawValue: "cancelled")
+        /// A ``ConcurrencyLimit`` queue was full: the request was never sent.
+        public static let queueFull = Stage(rawValue: "queueFull")
     }
 
     /// The stage that failed.

@@ -57,9 +57,13 @@ public struct LoggingPlugin: KonexPlugin {
         switch result {
         case .success(let received):
             let milliseconds = Double(received.timing.transport / .microseconds(1)) / 1_000
-            var lines = [
-                "← \(received.response.statusCode) \(target) (\(String(format: "%.1f", milliseconds)) ms, \(received.data.count) bytes)"
-            ]
+            var notes = ["\(String(format: "%.1f", milliseconds)) ms", "\(received.data.count) bytes"]
+            if received.source != .network { notes.append("from \(received.source)") }
+            if received.isShared { notes.append("shared") }
+            if received.timing.queue > .zero {
+                notes.append("queued \(String(format: "%.1f", Double(received.timing.queue / .microseconds(1)) / 1_000)) ms")
+            }
+            var lines = ["← \(received.response.statusCode) \(target) (\(notes.joined(separator: ", ")))"]
             if level >= .headers { lines += headerLines(HTTPHeaders(received.response).dictionary) }
             if level >= .bodies, !received.data.isEmpty { lines.append(bodyLine(received.data)) }
             sink(lines.joined(separator: "\n"))

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Cached responses in files, one per URL, bounded by size, least recently used evicted first.
+///
+/// Each file is written whole to a temporary name and renamed into place, so a crash leaves the old entry or the new
+/// one. A file that does not read back whole (wrong magic, a length that does not add up, undecodable metadata, a
+/// different key) is deleted and counts as a miss; it is never served. The index of sizes and last use is built from
+/// the directory on first use.
+/// ```swift
+/// let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0].appendingPathComponent("api")
+/// let cache = HTTPCache(storage: .disk(directory: folder, capacity: 100 << 20))
+/// ```
+public final class DiskCacheStorage: HTTPCacheStorage {
+    /// The folder the files are in (created on first store).
+    public let directory: URL
+    private let index: Lock<LRUIndex<URL>?>
+    private let capacity: Int
+
+    private static let magic = Data("KXC1".utf8)
+    private static let suffix = ".konexcache"
+
+    /// Creates a storage over `directory`.
+    /// - Parameters:
+    ///   - directory: Where the files go; created when missing.
+    ///   - capacity: The most bytes kept on disk.
+    public init(directory: URL, capacity: Int = 50 << 20) {
+        self.directory = directory
+        self.capacity = capacity
+        index = Lock(nil)
+    }
+
+    /// The bytes on disk now.
+    public var size: Int { withIndex { $0.totalCost } }
+
+    public func response(forKey key: String) -> CachedResponse? {
+        guard let file = withIndex({ $0.use(Self.fnv1a(key)) }) else { return nil }
+        guard let data = try? Data(contentsOf: file), let response = Self.decode(data, key: key) else {
+            // Unreadable or not what it claims to be: never serve it, and free its space.
+            removeResponse(forKey: key)
+            try? FileManager.default.removeItem(at: file)
+            return nil
+        }
+        return response
+    }
+
+    public func store(_ response: CachedResponse, forKey key: String) {
+        guard let data = Self.encode(response, key: key) else { return }
+        let file = directory.appendingPathComponent(Self.fileName(for: key))
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try data.write(to: file, options: .atomic)
+        } catch {
+            return
+        }
+        let evicted = withIndex { $0.insert(file, cost: data.count, forKey: Self.fnv1a(key)) }
+        for old in evicted where old != file { try? FileManager.default.removeItem(at: old) }
+        if evicted.contains(file) { try? FileManager.default.removeItem(at: file) }  // larger than the capacity
+    }
+
+    public func removeResponse(forKey key: String) {
+        if let file = withIndex({ $0.remove(Self.fnv1a(key)) }) { try? FileManager.default.removeItem(at: file) }
+    }
+
+    public func removeAll() {
+        for file in withIndex({ $0.removeAll() }) { try? FileManager.default.removeItem(at: file) }
+    }
+
+    // MARK: Index
+
+    private func withIndex<T>(_ body: (inout LRUIndex<URL>) -> T) -> T {
+        index.withLock { index in
+            if index == nil { index = loadIndex() }
+            return body(&index!)
+        }
+    }
+
+    /// Every entry file in the directory, the oldest modification counted as the least recently used. The index is
+    /// keyed by the key's hash (the file name), so entries found on disk and entries stored now agree.
+    private func loadIndex() -> LRUIndex<URL> {
+        var index = LRUIndex<URL>(capacity: capacity)
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        let files =
+            (try? FileManager.default.contentsOfDirectory(
+                at: directory, includingPropertiesForKeys: keys)) ?? []
+        let entries = files.filter { $0.lastPathComponent.hasSuffix(Self.suffix) }.compactMap {
+            file -> (URL, Int, Date)? in
+            guard let values = try? file.resourceValues(forKeys: Set(keys)) else { return nil }
+            return (file, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+        }
+        for (position, (file, size, _)) in entries.sorted(by: { $0.2 < $1.2 }).enumerated() {
+            let name = String(file.lastPathComponent.dropLast(Self.suffix.count))
+            for evicted in index.insert(file, cost: size, forKey: name, lastUse: UInt64(position)) {
+                try? FileManager.default.removeItem(at: evicted)
+            }
+        }
+        return index
+    }
+
+    // MARK: File format: "KXC1", metadata length (UInt32, big-endian), metadata JSON, body.
+
+    private struct Metadata: Codable {
+        var key: String
+        var bodyLength: Int
+        var response: CachedResponse
+    }
+
+    static func fileName(for key: String) -> String { fnv1a(key) + suffix }
+
+    static func encode(_ response: CachedResponse, key: String) -> Data? {
+        var withoutBody = response
+        withoutBody.body = Data()
+        guard
+            let metadata = try? JSONEncoder().encode(
+                Metadata(key: key, bodyLength: response.body.count, response: withoutBody))
+        else { return nil }
+        var data = magic
+        var length = UInt32(metadata.count).bigEndian
+        withUnsafeBytes(of: &length) { data.append(contentsOf: $0) }
+        data.append(metadata)
+        data.append(response.body)
+        return data
+    }
+
+    static func decode(_ data: Data, key: String) -> CachedResponse? {
+        guard data.count >= 8, data.prefix(4) == magic else { return nil }
+        let length = data.dropFirst(4).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        let metadataStart = data.startIndex + 8
+        guard length > 0, data.count - 8 >= length,
+            let metadata = try? JSONDecoder().decode(
+                Metadata.self, from: data[metadataStart..<(metadataStart + length)]),
+            metadata.key == key, data.count - 8 - length == metadata.bodyLength
+        else { return nil }
+        var response = metadata.response
+        response.body = Data(data[(metadataStart + length)...])
+        return response
+    }
+
+    /// FNV-1a, 64 bits, as hex: a stable file name for a key (the key itself is checked on read).
+    private static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}

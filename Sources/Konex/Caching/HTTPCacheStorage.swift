@@ -1,0 +1,83 @@
+import Foundation
+
+/// Where an ``HTTPCache`` keeps responses: ``MemoryCacheStorage`` and ``DiskCacheStorage`` ship with Konex; any type
+/// that can keep a ``CachedResponse`` by key can stand in (a database, a shared container).
+///
+/// Storage is best effort: a store that fails is a miss later, never an error for the request, and an entry that
+/// cannot be read back whole must be dropped, never served.
+public protocol HTTPCacheStorage: Sendable {
+    /// The response stored under `key`, or `nil`.
+    func response(forKey key: String) -> CachedResponse?
+    /// Stores `response` under `key`, replacing what was there.
+    func store(_ response: CachedResponse, forKey key: String)
+    /// Removes the response stored under `key`, if any.
+    func removeResponse(forKey key: String)
+    /// Removes every stored response.
+    func removeAll()
+}
+
+extension HTTPCacheStorage where Self == MemoryCacheStorage {
+    /// Responses in memory, at most `capacity` bytes, least recently used evicted first.
+    public static func memory(capacity: Int = 10 << 20) -> MemoryCacheStorage { MemoryCacheStorage(capacity: capacity) }
+}
+
+extension HTTPCacheStorage where Self == DiskCacheStorage {
+    /// Responses in files under `directory`, at most `capacity` bytes, least recently used evicted first.
+    public static func disk(directory: URL, capacity: Int = 50 << 20) -> DiskCacheStorage {
+        DiskCacheStorage(directory: directory, capacity: capacity)
+    }
+}
+
+/// Entries by key with their cost and last use, bounded by a capacity: the bookkeeping both storages share.
+struct LRUIndex<Value>: Sendable where Value: Sendable {
+    struct Slot: Sendable {
+        var value: Value
+        var cost: Int
+        var lastUse: UInt64
+    }
+
+    let capacity: Int
+    private(set) var slots: [String: Slot] = [:]
+    private(set) var totalCost = 0
+    private var clock: UInt64 = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// The value under `key`, marked as just used.
+    mutating func use(_ key: String) -> Value? {
+        guard slots[key] != nil else { return nil }
+        clock += 1
+        slots[key]!.lastUse = clock
+        return slots[key]!.value
+    }
+
+    /// Inserts or replaces, then evicts the least recently used until the total fits; returns what was evicted.
+    /// A value larger than the whole capacity is not kept (and is returned as evicted).
+    mutating func insert(_ value: Value, cost: Int, forKey key: String, lastUse: UInt64? = nil) -> [Value] {
+        var evicted: [Value] = []
+        if let old = remove(key) { evicted.append(old) }
+        guard cost <= capacity else { return evicted + [value] }
+        clock = max(clock, lastUse ?? 0) + 1
+        slots[key] = Slot(value: value, cost: cost, lastUse: lastUse ?? clock)
+        totalCost += cost
+        while totalCost > capacity, let oldest = slots.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            if let value = remove(oldest) { evicted.append(value) }
+        }
+        return evicted
+    }
+
+    @discardableResult
+    mutating func remove(_ key: String) -> Value? {
+        guard let slot = slots.removeValue(forKey: key) else { return nil }
+        totalCost -= slot.cost
+        return slot.value
+    }
+
+    mutating func removeAll() -> [Value] {
+        defer {
+            slots = [:]
+            totalCost = 0
+        }
+        return slots.values.map(\.value)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// Shares one transport call among identical in-flight GET and HEAD requests: a feed that asks for the same page
+/// ten times at once sends it once.
+///
+/// Requests are identical when method, URL and every header (names compared without case, so credentials count)
+/// match and neither has a body. Each caller gets its own reply value and runs its own validators, processors and
+/// decoding. A caller that is cancelled leaves at once and the others keep waiting; the transport call is cancelled
+/// only when the last caller has left. Other methods always go through on their own.
+/// ```swift
+/// let client = KonexClient(baseURL: api, interceptors: [RequestCoalescer()])
+/// async let a = client.request(GetFeed()).responseArray(of: Post.self)
+/// async let b = client.request(GetFeed()).responseArray(of: Post.self)   // rides on a's transport call
+/// ```
+/// Place it after an ``HTTPCache`` (hits never reach it) and before a ``ConcurrencyLimit`` (a shared call takes one
+/// slot). Replies say ``TransportReply/isShared`` when more than one caller received them.
+public final class RequestCoalescer: TransportInterceptor {
+    private let ignoredHeaders: Set<String>
+    private let flights = Lock<[Key: Flight]>([:])
+    private let counter = Lock<UInt64>(0)
+
+    /// Creates a coalescer.
+    /// - Parameter ignoringHeaders: Header names that do not make requests different (a per-request trace id,
+    ///   say); compared without case.
+    public init(ignoringHeaders: Set<String> = []) {
+        ignoredHeaders = Set(ignoringHeaders.map { $0.lowercased() })
+    }
+
+    /// How many shared transport calls are in flight now.
+    public var inFlightCount: Int { flights.value.count }
+
+    /// How many callers wait on shared calls now.
+    public var waiterCount: Int { flights.withLock { $0.values.reduce(0) { $0 + $1.waiters.count } } }
+
+    /// What makes two requests the same.
+    struct Key: Hashable {
+        let method: String
+        let url: String
+        let headers: [String]
+    }
+
+    /// One shared transport call and the callers waiting for it.
+    private struct Flight {
+        let generation: UInt64
+        var waiters: [UInt64: CheckedContinuation<TransportReply, any Error>] = [:]
+        var joined = 0
+        var task: Task<Void, Never>?
+    }
+
+    func key(for request: URLRequest) -> Key? {
+        let method = request.httpMethod ?? "GET"
+        guard method == "GET" || method == "HEAD", request.httpBody == nil, request.httpBodyStream == nil,
+            let url = request.url?.absoluteString
+        else { return nil }
+        let headers = (request.allHTTPHeaderFields ?? [:])
+            .compactMap { name, value -> String? in
+                let name = name.lowercased()
+                return ignoredHeaders.contains(name) ? nil : "\(name):\(value)"
+            }
+            .sorted()
+        return Key(method: method, url: url, headers: headers)
+    }
+
+    public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+        guard let key = key(for: request) else { return try await next(request) }
+        let id = counter.withLock { counter in
+            counter += 1
+            return counter
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let generation: UInt64? = flights.withLock { flights in
+                    // Cancelled before joining: the cancellation handler already ran and found nothing to remove.
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                        return nil
+                    }
+                    if flights[key] != nil {
+                        flights[key]!.waiters[id] = continuation
+                        flights[key]!.joined += 1
+                        return nil
+                    }
+                    var flight = Flight(generation: id)
+                    flight.waiters[id] = continuation
+                    flight.joined = 1
+                    flights[key] = flight
+                    return id
+                }
+                guard let generation else { return }
+                // Not a child of the caller: the call must outlive the first caller if others still wait.
+                let task = Task { await self.fly(key, generation: generation, request: request, next: next) }
+                let stored = flights.withLock { flights in
+                    guard flights[key]?.generation == generation else { return false }
+                    flights[key]!.task = task
+                    return true
+                }
+                if !stored { task.cancel() }  // every caller left before the task was stored
+            }
+        } onCancel: {
+            leave(key, id: id)
+        }
+    }
+
+    /// Makes the shared call and answers everyone still waiting.
+    private func fly(_ key: Key, generation: UInt64, request: URLRequest, next: TransportNext) async {
+        let result: Result<TransportReply, any Error>
+        do {
+            result = .success(try await next(request))
+        } catch {
+            result = .failure(error)
+        }
+        let flight = flights.withLock { flights -> Flight? in
+            guard flights[key]?.generation == generation else { return nil }
+            return flights.removeValue(forKey: key)
+        }
+        guard let flight else { return }
+        let shared = flight.joined > 1
+        for continuation in flight.waiters.values {
+            continuation.resume(
+                with: result.map { reply in
+                    var reply = reply
+                    reply.isShared = shared
+                    return reply
+                })
+        }
+    }
+
+    /// A caller was cancelled: it leaves now; the call is cancelled when nobody is left.
+    private func leave(_ key: Key, id: UInt64) {
+        let (continuation, abandoned) = flights.withLock {
+            flights -> (CheckedContinuation<TransportReply, any Error>?, Task<Void, Never>?) in
+            guard var flight = flights[key], let continuation = flight.waiters.removeValue(forKey: id) else {
+                return (nil, nil)
+            }
+            if flight.waiters.isEmpty {
+                flights[key] = nil
+                return (continuation, flight.task)
+            }
+            flights[key] = flight
+            return (continuation, nil)
+        }
+        continuation?.resume(throwing: CancellationError())
+        abandoned?.cancel()
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// Holds requests in a first-in, first-out queue while too many are in flight, in total or to one host.
+///
+/// A request waits until both limits have room; a waiting request for a host at its limit does not hold up a request
+/// for another host. Cancelling a waiting request removes it from the queue at once. When ``queueLimit`` requests
+/// are already waiting, a new one fails at once with stage ``KonexError/Stage/queueFull`` instead of waiting
+/// without bound. The wait is reported as ``RequestTiming/queue``.
+/// ```swift
+/// let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
+/// let client = KonexClient(baseURL: api, interceptors: [limit])
+/// ```
+/// One instance is one set of limits: share it among clients to limit them together, or attach one to a single
+/// request type (``KonexRequest/requestInterceptors``) to limit only that endpoint.
+public final class ConcurrencyLimit: TransportInterceptor {
+    /// The most requests in flight through this limit; `nil` for no overall limit.
+    public let maximum: Int?
+    /// The most requests in flight to one host (scheme, host and port); `nil` for no per-host limit.
+    public let perHost: Int?
+    /// The most requests waiting; `nil` for no limit.
+    public let queueLimit: Int?
+
+    private struct Waiter {
+        let id: UInt64
+        let host: String
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var inFlight = 0
+        var inFlightByHost: [String: Int] = [:]
+        var queue: [Waiter] = []
+        var nextID: UInt64 = 0
+
+        func hasRoom(for host: String, maximum: Int?, perHost: Int?) -> Bool {
+            if let maximum, inFlight >= maximum { return false }
+            if let perHost, inFlightByHost[host, default: 0] >= perHost { return false }
+            return true
+        }
+
+        mutating func start(_ host: String) {
+            inFlight += 1
+            inFlightByHost[host, default: 0] += 1
+        }
+    }
+
+    private let state = Lock(State())
+
+    /// Creates a limit.
+    /// - Parameters:
+    ///   - maximum: The most requests in flight in total; `nil` for none.
+    ///   - perHost: The most requests in flight to one host; `nil` for none.
+    ///   - queueLimit: The most requests waiting before new ones fail with ``KonexError/Stage/queueFull``.
+    public init(maximum: Int? = nil, perHost: Int? = nil, queueLimit: Int? = nil) {
+        precondition(maximum.map { $0 > 0 } ?? true, "ConcurrencyLimit.maximum must be at least 1")
+        precondition(perHost.map { $0 > 0 } ?? true, "ConcurrencyLimit.perHost must be at least 1")
+        self.maximum = maximum
+        self.perHost = perHost
+        self.queueLimit = queueLimit
+    }
+
+    /// Requests in flight now, and requests waiting.
+    public var counts: (inFlight: Int, waiting: Int) {
+        state.withLock { ($0.inFlight, $0.queue.count) }
+    }
+
+    public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+        let host = Self.host(of: request)
+        let queued = try await acquire(host, for: request)
+        defer { release(host) }
+        var reply = try await next(request)
+        reply.queueTime += queued
+        return reply
+    }
+
+    static func host(of request: URLRequest) -> String {
+        guard let url = request.url else { return "" }
+        return "\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")"
+    }
+
+    /// Takes a slot, waiting in line when there is none; returns how long it waited.
+    private func acquire(_ host: String, for request: URLRequest) async throws -> Duration {
+        enum Admission {
+            case now, queued(UInt64), full(Int)
+        }
+        let admission = state.withLock { state -> Admission in
+            if state.hasRoom(for: host, maximum: maximum, perHost: perHost) {
+                state.start(host)
+                return .now
+            }
+            if let queueLimit, state.queue.count >= queueLimit { return .full(state.queue.count) }
+            state.nextID += 1
+            return .queued(state.nextID)
+        }
+        switch admission {
+        case .now:
+            return .zero
+        case .full(let waiting):
+            throw KonexError(
+                stage: .queueFull,
+                message: "\(waiting) requests already wait for a ConcurrencyLimit slot (queueLimit \(queueLimit ?? 0))",
+                method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request)
+        case .queued(let id):
+            let started = ContinuousClock.now
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let waiting = state.withLock { state -> Bool in
+                        if Task.isCancelled { return false }
+                        // A slot may have freed between the first look and now: take it instead of waiting for
+                        // a release that already happened (a release starts every waiter that has room, so nobody
+                        // for this host is ahead in the queue when there is room now).
+                        if state.hasRoom(for: host, maximum: maximum, perHost: perHost) {
+                            state.start(host)
+                            return false
+                        }
+                        state.queue.append(Waiter(id: id, host: host, continuation: continuation))
+                        return true
+                    }
+                    if !waiting {
+                        if Task.isCancelled {
+                            continuation.resume(throwing: CancellationError())
+                        } else {
+                            continuation.resume()
+                        }
+                    }
+                }
+            } onCancel: {
+                let removed = state.withLock { state -> Waiter? in
+                    guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return nil }
+                    return state.queue.remove(at: index)
+                }
+                removed?.continuation.resume(throwing: CancellationError())
+            }
+            return started.duration(to: .now)
+        }
+    }
+
+    /// Frees a slot and starts every waiter that now has room, oldest first.
+    private func release(_ host: String) {
+        let started = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            state.inFlight -= 1
+            state.inFlightByHost[host, default: 1] -= 1
+            if state.inFlightByHost[host] == 0 { state.inFlightByHost[host] = nil }
+            var started: [CheckedContinuation<Void, any Error>] = []
+            var index = 0
+            while index < state.queue.count {
+                if let maximum, state.inFlight >= maximum { break }
+                let waiter = state.queue[index]
+                if state.hasRoom(for: waiter.host, maximum: maximum, perHost: perHost) {
+                    state.queue.remove(at: index)
+                    state.start(waiter.host)
+                    started.append(waiter.continuation)
+                } else {
+                    index += 1
+                }
+            }
+            return started
+        }
+        for continuation in started { continuation.resume() }
+    }
+}

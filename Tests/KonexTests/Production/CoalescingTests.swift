@@ -1,0 +1,134 @@
+import Foundation
+import KonexTesting
+import TestSupport
+import Testing
+
+@testable import Konex
+
+@Suite struct CoalescingTests {
+    let clock = ManualClock()
+    let mock: MockTransport
+    let coalescer = RequestCoalescer()
+    let client: KonexClient
+
+    init() {
+        mock = MockTransport(clock: clock)
+        client = KonexClient(baseURL: api, transport: mock, interceptors: [coalescer])
+    }
+
+    /// Waits until `count` callers wait on shared calls.
+    func waitForWaiters(_ count: Int, calls: Int = 1) async throws {
+        try await waitUntil("\(count) callers waiting") { coalescer.waiterCount == count }
+        try await clock.waitForSleepers(calls)  // the shared calls sleep in the mock: advancing now wakes them
+    }
+
+    @Test func aHundredIdenticalRequestsShareOneTransportCall() async throws {
+        mock.stub(.get("/v1/feed"), .json([Post(id: 1, title: "one")]).delayed(by: .seconds(1)))
+        let tasks = (0..<100).map { _ in
+            Task { try await client.request("feed").response(of: [Post].self) }
+        }
+        try await waitForWaiters(100)
+        clock.advance(by: .seconds(1))
+        for task in tasks {
+            let response = try await task.value
+            #expect(response.value == [Post(id: 1, title: "one")])
+        }
+        #expect(mock.requestCount == 1)
+        #expect(coalescer.inFlightCount == 0)
+    }
+
+    @Test func eachCallerGetsItsOwnDecodeAndSeesTheCallWasShared() async throws {
+        mock.stub(.get("/v1/feed"), .json([Post(id: 1, title: "one")]).delayed(by: .seconds(1)))
+        let shared = Lock<[Bool]>([])
+        struct Watch: KonexPlugin {
+            let shared: Lock<[Bool]>
+            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+                if case .success(let received) = result { shared.withLock { $0.append(received.isShared) } }
+            }
+        }
+        let asPosts = Task { try await client.request("feed").withPlugin(Watch(shared: shared)).responseArray(of: Post.self) }
+        let asText = Task { try await client.request("feed").withPlugin(Watch(shared: shared)).responseString() }
+        try await waitForWaiters(2)
+        clock.advance(by: .seconds(1))
+        #expect(try await asPosts.value == [Post(id: 1, title: "one")])
+        #expect(try await asText.value.contains("\"title\""))
+        #expect(shared.value == [true, true])
+    }
+
+    @Test func oneCancelledCallerLeavesAtOnceAndTheOthersGetTheirValue() async throws {
+        mock.stub(.get("/v1/feed"), .json([Post(id: 1, title: "one")]).delayed(by: .seconds(1)))
+        let tasks = (0..<3).map { _ in Task { try await client.request("feed").responseArray(of: Post.self) } }
+        try await waitForWaiters(3)
+        tasks[0].cancel()
+        let error = try await requireThrows(KonexError.self) { _ = try await tasks[0].value }
+        #expect(error.stage == .cancelled)
+        #expect(coalescer.inFlightCount == 1)  // the others still wait; the call was not cancelled
+        clock.advance(by: .seconds(1))
+        #expect(try await tasks[1].value.count == 1)
+        #expect(try await tasks[2].value.count == 1)
+        #expect(mock.requestCount == 1)
+    }
+
+    @Test func whenEveryCallerLeavesTheTransportCallIsCancelled() async throws {
+        mock.stub(.get("/v1/feed"), .json([Post]()).delayed(by: .seconds(60)))
+        let tasks = (0..<3).map { _ in Task { try await client.request("feed").responseData() } }
+        try await waitForWaiters(3)
+        for task in tasks { task.cancel() }
+        for task in tasks {
+            let error = try await requireThrows(KonexError.self) { _ = try await task.value }
+            #expect(error.stage == .cancelled)
+        }
+        #expect(coalescer.inFlightCount == 0)
+        try await waitUntil("the mock's sleep was cancelled") { clock.sleeperCount == 0 }
+    }
+
+    @Test func aFailureReachesEveryCaller() async throws {
+        mock.stub(.get("/v1/feed"), MockResponse.fault(.connectionLost).delayed(by: .seconds(1)))
+        let tasks = (0..<3).map { _ in Task { try await client.request("feed").responseData() } }
+        try await waitForWaiters(3)
+        clock.advance(by: .seconds(1))
+        for task in tasks {
+            let error = try await requireThrows(KonexError.self) { _ = try await task.value }
+            #expect(error.stage == .transport)
+            #expect((error.underlyingError as? URLError)?.code == .networkConnectionLost)
+        }
+        #expect(mock.requestCount == 1)
+    }
+
+    @Test func differentCredentialsAreNeverShared() async throws {
+        mock.stub(.get("/v1/me"), .json(Post(id: 1, title: "me")).delayed(by: .seconds(1)))
+        let alice = Task { try await client.request("me").withAdapter(.bearer("alice")).responseData() }
+        let bob = Task { try await client.request("me").withAdapter(.bearer("bob")).responseData() }
+        try await waitForWaiters(2, calls: 2)
+        #expect(coalescer.inFlightCount == 2)
+        clock.advance(by: .seconds(1))
+        _ = try await (alice.value, bob.value)
+        #expect(mock.requestCount == 2)
+    }
+
+    @Test func postsAndIgnoredHeadersAreHandledAsDeclared() async throws {
+        let coalescer = RequestCoalescer(ignoringHeaders: ["X-Trace-ID"])
+        let a = URLRequest(url: api.appendingPathComponent("feed"))
+        var b = a
+        b.setValue("123", forHTTPHeaderField: "x-trace-id")
+        #expect(coalescer.key(for: a) == coalescer.key(for: b))
+        var post = a
+        post.httpMethod = "POST"
+        #expect(coalescer.key(for: post) == nil)
+        var withBody = a
+        withBody.httpBody = Data("x".utf8)
+        #expect(coalescer.key(for: withBody) == nil)
+    }
+}
+
+/// Polls `condition` (cheaply, yielding) until it holds; fails after 10 s instead of hanging.
+func waitUntil(_ what: String, _ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        if ContinuousClock.now > deadline {
+            Issue.record("timed out waiting until \(what)")
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
