@@ -52,9 +52,9 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         } catch {
             return
         }
-        let evicted = withIndex { $0.insert(file, cost: data.count, forKey: Self.fnv1a(key)) }
-        for old in evicted where old != file { try? FileManager.default.removeItem(at: old) }
-        if evicted.contains(file) { try? FileManager.default.removeItem(at: file) }  // larger than the capacity
+        let (kept, evicted) = withIndex { $0.insert(file, cost: data.count, forKey: Self.fnv1a(key)) }
+        for old in evicted { try? FileManager.default.removeItem(at: old) }
+        if !kept { try? FileManager.default.removeItem(at: file) }  // larger than the whole capacity
     }
 
     public func removeResponse(forKey key: String) {
@@ -89,7 +89,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         }
         for (position, (file, size, _)) in entries.sorted(by: { $0.2 < $1.2 }).enumerated() {
             let name = String(file.lastPathComponent.dropLast(Self.suffix.count))
-            for evicted in index.insert(file, cost: size, forKey: name, lastUse: UInt64(position)) {
+            for evicted in index.insert(file, cost: size, forKey: name, lastUse: UInt64(position)).evicted {
                 try? FileManager.default.removeItem(at: evicted)
             }
         }

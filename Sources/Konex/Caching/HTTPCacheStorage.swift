@@ -51,19 +51,21 @@ struct LRUIndex<Value>: Sendable where Value: Sendable {
         return slots[key]!.value
     }
 
-    /// Inserts or replaces, then evicts the least recently used until the total fits; returns what was evicted.
-    /// A value larger than the whole capacity is not kept (and is returned as evicted).
-    mutating func insert(_ value: Value, cost: Int, forKey key: String, lastUse: UInt64? = nil) -> [Value] {
+    /// Inserts or replaces, then evicts the least recently used until the total fits. Returns whether `value` was
+    /// kept (one larger than the whole capacity is not) and the other values evicted to make room.
+    mutating func insert(_ value: Value, cost: Int, forKey key: String, lastUse: UInt64? = nil) -> (
+        kept: Bool, evicted: [Value]
+    ) {
         var evicted: [Value] = []
-        if let old = remove(key) { evicted.append(old) }
-        guard cost <= capacity else { return evicted + [value] }
+        remove(key)
+        guard cost <= capacity else { return (false, []) }
         clock = max(clock, lastUse ?? 0) + 1
         slots[key] = Slot(value: value, cost: cost, lastUse: lastUse ?? clock)
         totalCost += cost
         while totalCost > capacity, let oldest = slots.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             if let value = remove(oldest) { evicted.append(value) }
         }
-        return evicted
+        return (true, evicted)
     }
 
     @discardableResult

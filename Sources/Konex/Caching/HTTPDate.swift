@@ -8,14 +8,15 @@ enum HTTPDate {
     /// The date, or `nil` for anything that is not one of the three forms.
     static func parse(_ text: String) -> Date? {
         var fields = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-        guard fields.count >= 4 else { return nil }
         // Drop the day name ("Sun", "Sunday"): it carries nothing the date does not.
-        if Int(fields[0]) == nil, months.firstIndex(of: fields[0].lowercased()) == nil { fields.removeFirst() }
+        if let first = fields.first, Int(first) == nil, months.firstIndex(of: first.lowercased()) == nil {
+            fields.removeFirst()
+        }
         let day: Int?
         let month: Int?
         let year: Int?
         let time: String
-        if fields.count == 4, fields[0].contains("-") {
+        if fields.count == 3, fields[0].contains("-") {
             // RFC 850: 06-Nov-94 08:49:37 GMT
             let parts = fields[0].split(separator: "-").map(String.init)
             guard parts.count == 3, fields[2] == "GMT" else { return nil }

@@ -1,0 +1,111 @@
+import Foundation
+import KonexTesting
+import TestSupport
+import Testing
+
+@testable import Konex
+
+@Suite struct CacheStorageTests {
+    func entry(_ name: String, bytes: Int) -> CachedResponse {
+        CachedResponse(
+            url: URL(string: "https://api.test/\(name)")!, statusCode: 200, headers: ["ETag": "\"\(name)\""],
+            body: Data(repeating: 1, count: bytes), requestDate: TestNow.start, responseDate: TestNow.start)
+    }
+
+    func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("konex-cache-\(UUID().uuidString)")
+    }
+
+    @Test func memoryEvictsTheLeastRecentlyUsedToStayWithinCapacity() {
+        let storage = MemoryCacheStorage(capacity: 3_000)
+        storage.store(entry("a", bytes: 700), forKey: "a")
+        storage.store(entry("b", bytes: 700), forKey: "b")
+        storage.store(entry("c", bytes: 700), forKey: "c")
+        _ = storage.response(forKey: "a")  // a is now the most recently used
+        storage.store(entry("d", bytes: 700), forKey: "d")
+        #expect(storage.response(forKey: "b") == nil)
+        #expect(storage.response(forKey: "a") != nil)
+        #expect(storage.response(forKey: "d") != nil)
+        #expect(storage.size <= 3_000)
+        storage.store(entry("huge", bytes: 5_000), forKey: "huge")  // larger than the whole cache: not kept
+        #expect(storage.response(forKey: "huge") == nil)
+        #expect(storage.response(forKey: "a") != nil)
+    }
+
+    @Test func diskKeepsEntriesAcrossInstancesAndRoundTripsThemExactly() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var stored = entry("a", bytes: 1_000)
+        stored.varying = ["accept-language": "fr"]
+        DiskCacheStorage(directory: directory).store(stored, forKey: "GET https://api.test/a")
+        let reopened = DiskCacheStorage(directory: directory)
+        #expect(reopened.response(forKey: "GET https://api.test/a") == stored)
+        #expect(reopened.response(forKey: "GET https://api.test/b") == nil)
+        // Written atomically: nothing but the entry itself is left in the folder.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.count == 1)
+        #expect(files[0].hasSuffix(".konexcache"))
+    }
+
+    @Test(arguments: ["truncated", "garbage", "wrong magic", "longer body", "empty"])
+    func aCorruptEntryIsDroppedNeverServed(_ damage: String) throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = "GET https://api.test/a"
+        DiskCacheStorage(directory: directory).store(entry("a", bytes: 1_000), forKey: key)
+        let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: key))
+        var data = try Data(contentsOf: file)
+        switch damage {
+        case "truncated": data = data.prefix(data.count - 10)
+        case "garbage": data.replaceSubrange(20..<40, with: Data(repeating: 0xFF, count: 20))
+        case "wrong magic": data[0] = UInt8(ascii: "X")
+        case "longer body": data.append(0)
+        default: data = Data()
+        }
+        try data.write(to: file)
+        let storage = DiskCacheStorage(directory: directory)
+        #expect(storage.response(forKey: key) == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(storage.size == 0)
+    }
+
+    @Test func aKeyCollisionIsAMissNotAnotherURLsResponse() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = DiskCacheStorage(directory: directory)
+        storage.store(entry("a", bytes: 10), forKey: "GET https://api.test/a")
+        // Pretend another key hashed to the same file: its metadata names a different key.
+        let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "GET https://api.test/a"))
+        let data = try Data(contentsOf: file)
+        #expect(DiskCacheStorage.decode(data, key: "GET https://api.test/other") == nil)
+        #expect(DiskCacheStorage.decode(data, key: "GET https://api.test/a") != nil)
+    }
+
+    @Test func diskEvictsTheLeastRecentlyUsedFiles() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = DiskCacheStorage(directory: directory, capacity: 4_000)
+        for name in ["a", "b", "c"] { storage.store(entry(name, bytes: 1_000), forKey: name) }
+        _ = storage.response(forKey: "a")
+        storage.store(entry("d", bytes: 1_000), forKey: "d")
+        #expect(storage.response(forKey: "b") == nil)
+        #expect(storage.response(forKey: "a") != nil)
+        #expect(storage.size <= 4_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 3)
+        storage.removeAll()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test func theCacheWorksTheSameOverDisk() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bench = CacheBench(storage: DiskCacheStorage(directory: directory))
+        bench.serve(["Cache-Control": "max-age=60", "ETag": #""a""#], then: [.status(304)])
+        #expect(try await bench.get().source == .network)
+        #expect(try await bench.get().source == .cache)
+        bench.now.advance(by: 61)
+        let revalidated = try await bench.get()
+        #expect(revalidated.source == .revalidated)
+        #expect(revalidated.value == "v1")
+    }
+}
