@@ -75,7 +75,11 @@ final class StaticServer: @unchecked Sendable {  // immutable after init; connec
                     sendManyEvents(count, on: connection)
                     return
                 }
-                let body = routes[path]
+                // `/slow/<ms>`: the small body after a server-side delay, like an API that takes its time.
+                if path.hasPrefix("/slow/"), let milliseconds = UInt32(path.dropFirst("/slow/".count)) {
+                    usleep(milliseconds * 1_000)
+                }
+                let body = path.hasPrefix("/slow/") ? routes["/small"] : routes[path]
                 var response = Data(
                     "HTTP/1.1 \(body == nil ? "404 Not Found" : "200 OK")\r\nContent-Type: application/json\r\nContent-Length: \(body?.count ?? 0)\r\nConnection: keep-alive\r\n\r\n"
                         .utf8)

@@ -61,6 +61,9 @@ nonisolated func runAll(port: UInt16) async throws -> [Result] {
     if wanted("concurrent") { report(try await bench.small(concurrently: true)) }
     if wanted("decode") || wanted("keypath") { for result in try await bench.large() { report(result) } }
     if wanted("pipeline") || wanted("idle") { for result in try await bench.pipeline() { report(result) } }
+    if wanted("cache") || wanted("coalesced") {
+        for result in try await bench.production() where wanted(result.id) { report(result) }
+    }
     if wanted("memory") { report(try await bench.memoryGrowth()) }
     if wanted("download") { report(try await bench.download()) }
     if wanted("stream") || wanted("sse") {

@@ -3,48 +3,51 @@ import Foundation
 /// The directives of a `Cache-Control` field (RFC 9111 §5.2), parsed leniently: names without case, values as
 /// tokens or quoted strings, the first of a repeated directive wins, and anything unparseable is kept as text so
 /// the caller can treat it as invalid.
-struct CacheControl: Sendable {
+struct CacheControl: Sendable, Hashable {
     private var directives: [String: String?] = [:]
 
     /// The greatest delta-seconds a cache must represent (RFC 9111 §1.2.2); larger values are clamped to it.
     static let maximumSeconds = 2_147_483_648
 
     init(_ field: String?) {
-        guard let field else { return }
-        for part in Self.split(field) {
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { continue }
-            let name: String
-            var value: String?
-            if let equals = trimmed.firstIndex(of: "=") {
-                name = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-                var raw = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                if raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") { raw = String(raw.dropFirst().dropLast()) }
-                value = raw
-            } else {
-                name = trimmed.lowercased()
-            }
-            if directives[name] == nil { directives[name] = .some(value) }
+        guard let field, !field.isEmpty else { return }
+        // One pass over the bytes (Foundation's trimming is slow on Linux, and this runs on every cache hit).
+        var bytes = Array(field.utf8)
+        bytes.append(UInt8(ascii: ","))
+        var start = 0
+        var quoted = false
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            guard byte == UInt8(ascii: ","), !quoted || index == bytes.count - 1 else { continue }
+            add(bytes[start..<index])
+            start = index + 1
         }
     }
 
-    /// Splits at commas outside quoted strings.
-    private static func split(_ field: String) -> [Substring] {
-        var parts: [Substring] = []
-        var start = field.startIndex
-        var quoted = false
-        var index = field.startIndex
-        while index < field.endIndex {
-            let character = field[index]
-            if character == "\"" { quoted.toggle() }
-            if character == ",", !quoted {
-                parts.append(field[start..<index])
-                start = field.index(after: index)
+    private mutating func add(_ part: ArraySlice<UInt8>) {
+        let part = Self.trimmed(part)
+        guard !part.isEmpty else { return }
+        let name: String
+        var value: String?
+        if let equals = part.firstIndex(of: UInt8(ascii: "=")) {
+            name = String(decoding: Self.trimmed(part[..<equals]), as: UTF8.self).lowercased()
+            var raw = Self.trimmed(part[(equals + 1)...])
+            if raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") {
+                raw = raw.dropFirst().dropLast()
             }
-            index = field.index(after: index)
+            value = String(decoding: raw, as: UTF8.self)
+        } else {
+            name = String(decoding: part, as: UTF8.self).lowercased()
         }
-        parts.append(field[start...])
-        return parts
+        if directives[name] == nil { directives[name] = .some(value) }
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var bytes = bytes
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        return bytes
     }
 
     /// Whether the directive is present, with or without a value.
@@ -61,7 +64,7 @@ struct CacheControl: Sendable {
         return .valid(value)
     }
 
-    enum Seconds: Equatable {
+    enum Seconds: Hashable {
         case valid(Int)
         case invalid
 

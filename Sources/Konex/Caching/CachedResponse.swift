@@ -6,9 +6,13 @@ public struct CachedResponse: Codable, Sendable, Hashable {
     /// The URL the response answered.
     public var url: URL
     /// The status code.
-    public var statusCode: Int
+    public var statusCode: Int {
+        didSet { parsed = Parsed(headers: headers, statusCode: statusCode) }
+    }
     /// The response headers as received (merged with those of later `304 Not Modified` answers).
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        didSet { parsed = Parsed(headers: headers, statusCode: statusCode) }
+    }
     /// The body.
     public var body: Data
     /// When the request that got this response was sent (for the age calculation of RFC 9111 §4.2.3).
@@ -17,6 +21,12 @@ public struct CachedResponse: Codable, Sendable, Hashable {
     public var responseDate: Date
     /// The request's value of each header named by the response's `Vary` (lower-case names; absent headers absent).
     public var varying: [String: String]
+    /// What the headers say about freshness, parsed once when the headers are set (a hit reads it, never reparses).
+    private(set) var parsed: Parsed
+
+    private enum CodingKeys: String, CodingKey {
+        case url, statusCode, headers, body, requestDate, responseDate, varying
+    }
 
     /// Creates a stored response.
     public init(
@@ -30,6 +40,45 @@ public struct CachedResponse: Codable, Sendable, Hashable {
         self.requestDate = requestDate
         self.responseDate = responseDate
         self.varying = varying
+        parsed = Parsed(headers: headers, statusCode: statusCode)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            url: try container.decode(URL.self, forKey: .url),
+            statusCode: try container.decode(Int.self, forKey: .statusCode),
+            headers: try container.decode([String: String].self, forKey: .headers),
+            body: try container.decode(Data.self, forKey: .body),
+            requestDate: try container.decode(Date.self, forKey: .requestDate),
+            responseDate: try container.decode(Date.self, forKey: .responseDate),
+            varying: try container.decode([String: String].self, forKey: .varying))
+    }
+
+    /// The headers that decide freshness and validation, parsed.
+    struct Parsed: Sendable, Hashable {
+        var control: CacheControl
+        var date: Date?
+        var age: Int
+        /// `nil` when absent; `.some(nil)` when present but not a date (which means already expired).
+        var expires: Date??
+        var lastModified: Date?
+        var hasValidator: Bool
+        var varyNames: [String]
+        var heuristicallyCacheable: Bool
+
+        init(headers: [String: String], statusCode: Int) {
+            var fields: [String: String] = [:]
+            for (name, value) in headers { fields[name.lowercased()] = value }
+            control = CacheControl(fields["cache-control"])
+            date = fields["date"].flatMap(HTTPDate.parse)
+            age = CacheControl.ageSeconds(fields["age"])
+            expires = fields["expires"].map(HTTPDate.parse)
+            lastModified = fields["last-modified"].flatMap(HTTPDate.parse)
+            hasValidator = fields["etag"] != nil || fields["last-modified"] != nil
+            varyNames = CachedResponse.varyNames(fields["vary"])
+            heuristicallyCacheable = CachedResponse.heuristicallyCacheable.contains(statusCode)
+        }
     }
 
     /// A header's value, its name matched without case.
@@ -41,7 +90,7 @@ public struct CachedResponse: Codable, Sendable, Hashable {
     /// The size counted against a storage's capacity: body and headers.
     var cost: Int { body.count + headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } + 256 }
 
-    var cacheControl: CacheControl { CacheControl(header("Cache-Control")) }
+    var cacheControl: CacheControl { parsed.control }
 
     /// The lower-case header names of `Vary`; `["*"]` for `Vary: *`.
     static func varyNames(_ field: String?) -> [String] {
@@ -61,8 +110,8 @@ extension CachedResponse {
 
     /// The current age (§4.2.3), in seconds.
     func age(at now: Date) -> TimeInterval {
-        let dateValue = header("Date").flatMap(HTTPDate.parse) ?? responseDate
-        let ageValue = TimeInterval(CacheControl.ageSeconds(header("Age")))
+        let dateValue = parsed.date ?? responseDate
+        let ageValue = TimeInterval(parsed.age)
         let apparentAge = max(0, responseDate.timeIntervalSince(dateValue))
         let responseDelay = max(0, responseDate.timeIntervalSince(requestDate))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
@@ -74,32 +123,29 @@ extension CachedResponse {
         let control = cacheControl
         if shared, let sharedMaxAge = control.seconds("s-maxage") { return TimeInterval(sharedMaxAge.value) }
         if let maxAge = control.seconds("max-age") { return TimeInterval(maxAge.value) }
-        if let expires = header("Expires") {
+        if let expires = parsed.expires {
             // An invalid Expires ("0", "-1") means already expired (§5.3).
-            guard let expiry = HTTPDate.parse(expires) else { return 0 }
-            let date = header("Date").flatMap(HTTPDate.parse) ?? responseDate
-            return max(0, expiry.timeIntervalSince(date))
+            guard let expiry = expires else { return 0 }
+            return max(0, expiry.timeIntervalSince(parsed.date ?? responseDate))
         }
         return heuristicLifetime
     }
 
     /// 10 % of the time since `Last-Modified`, up to a day (§4.2.2), for statuses that allow it.
     var heuristicLifetime: TimeInterval {
-        guard Self.heuristicallyCacheable.contains(statusCode), let modified = header("Last-Modified"),
-            let lastModified = HTTPDate.parse(modified)
-        else { return 0 }
-        let date = header("Date").flatMap(HTTPDate.parse) ?? responseDate
+        guard parsed.heuristicallyCacheable, let lastModified = parsed.lastModified else { return 0 }
+        let date = parsed.date ?? responseDate
         return min(Self.heuristicLimit, max(0, date.timeIntervalSince(lastModified) * 0.1))
     }
 
     /// Whether there is explicit freshness information (§4.2.1), valid or not.
     func hasExplicitFreshness(shared: Bool) -> Bool {
         let control = cacheControl
-        return control.has("max-age") || (shared && control.has("s-maxage")) || header("Expires") != nil
+        return control.has("max-age") || (shared && control.has("s-maxage")) || parsed.expires != nil
     }
 
     /// Whether the response carries a validator for a conditional request.
-    var hasValidator: Bool { header("ETag") != nil || header("Last-Modified") != nil }
+    var hasValidator: Bool { parsed.hasValidator }
 
     /// This response updated by a `304 Not Modified` (§4.3.4): its headers replace the stored ones, except those
     /// that describe the stored body itself.

@@ -34,6 +34,16 @@ public final class HTTPCache: TransportInterceptor {
     private let now: @Sendable () -> Date
     /// Keys whose background revalidation (`stale-while-revalidate`) is running, so one runs at a time per key.
     private let revalidating = Lock<Set<String>>([])
+    /// The last response head served per key: building an HTTPURLResponse costs microseconds on Linux, and hits
+    /// in the same second with the same stored headers can share one.
+    private let heads = Lock<[String: ServedHead]>([:])
+
+    private struct ServedHead {
+        let statusCode: Int
+        let headers: [String: String]
+        let age: Int
+        let response: HTTPURLResponse
+    }
 
     /// Creates a cache.
     /// - Parameters:
@@ -199,7 +209,7 @@ public final class HTTPCache: TransportInterceptor {
             if response.statusCode != 304 { storage.removeResponse(forKey: key) }
             return
         }
-        for name in CachedResponse.varyNames(kept.header("Vary")) {
+        for name in kept.parsed.varyNames {
             if let value = request.value(forHTTPHeaderField: name) { kept.varying[name] = value }
         }
         storage.store(kept, forKey: key)
@@ -210,7 +220,7 @@ public final class HTTPCache: TransportInterceptor {
         let control = entry.cacheControl
         let asked = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
         guard !control.has("no-store"), !asked.has("no-store"),
-            !CachedResponse.varyNames(entry.header("Vary")).contains("*")  // never matches again (§4.1)
+            !entry.parsed.varyNames.contains("*")  // never matches again (§4.1)
         else { return nil }
         if isShared {
             guard !control.has("private") else { return nil }
@@ -234,7 +244,7 @@ public final class HTTPCache: TransportInterceptor {
 
     /// The stored entry when the request agrees with it on every header it varies on (§4.1).
     private func matching(_ stored: CachedResponse, _ request: URLRequest) -> CachedResponse? {
-        for name in CachedResponse.varyNames(stored.header("Vary")) {
+        for name in stored.parsed.varyNames {
             if name == "*" { return nil }
             if stored.varying[name] != request.value(forHTTPHeaderField: name) { return nil }
         }
@@ -246,13 +256,24 @@ public final class HTTPCache: TransportInterceptor {
     private func serve(
         _ stored: CachedResponse, to request: URLRequest, as source: ResponseSource, age: TimeInterval? = nil
     ) -> TransportReply {
+        let age = Int(min(age ?? stored.age(at: now()), TimeInterval(CacheControl.maximumSeconds)))
+        let key = Self.key(for: request) ?? ""
+        if let head = heads.withLock({ $0[key] }), head.age == age, head.statusCode == stored.statusCode,
+            head.headers == stored.headers
+        {
+            return TransportReply(data: stored.body, response: head.response, source: source)
+        }
         var headers = stored.headers
         if let existing = headers.keys.first(where: { $0.lowercased() == "age" }) { headers[existing] = nil }
-        let age = age ?? stored.age(at: now())
-        headers["Age"] = String(Int(min(age, TimeInterval(CacheControl.maximumSeconds))))
+        headers["Age"] = String(age)
         let response = HTTPURLResponse(
             url: request.url ?? stored.url, statusCode: stored.statusCode, httpVersion: "HTTP/1.1",
             headerFields: headers)!
+        let head = ServedHead(statusCode: stored.statusCode, headers: stored.headers, age: age, response: response)
+        heads.withLock { heads in
+            if heads.count >= 256 { heads.removeAll(keepingCapacity: true) }  // a memo, not a second cache
+            heads[key] = head
+        }
         return TransportReply(data: stored.body, response: response, source: source)
     }
 

@@ -47,8 +47,8 @@ extension DataRequest {
         let interceptors = Layers(shared.interceptors, endpoint?.requestInterceptors, self.interceptors)
         // Interceptors wrap in-memory exchanges only: a file or a stream goes straight to the transport.
         let chain: InterceptorChain? =
-            if case .memory = target, !interceptors.isEmpty { InterceptorChain(interceptors: Array(interceptors)) }
-            else { nil }
+            if case .memory = target, !interceptors.isEmpty { InterceptorChain(interceptors: Array(interceptors)) } else
+            { nil }
 
         let startDate = Date()
         let started = ContinuousClock.now
@@ -166,7 +166,8 @@ extension DataRequest {
                 reply = replied
                 (data, response, body) = (replied.data, replied.response, Received.Body(phases: phases.value))
             } else {
-                (data, response, body) = try await Received.receive(request, over: transport, into: target, report: report)
+                (data, response, body) = try await Received.receive(
+                    request, over: transport, into: target, report: report)
             }
             let file = body.file
             let now = ContinuousClock.now

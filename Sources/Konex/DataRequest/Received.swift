@@ -21,7 +21,8 @@ enum Received {
         // Made only when someone listens: most requests have no progress handler and run where no phases arrive.
         func observed() -> (TransferObserver, Lock<TransferPhases?>) {
             let phases = Lock<TransferPhases?>(nil)
-            let progress = report.map { report in { @Sendable (progress: TransferProgress) in report.upload(progress) } }
+            let progress = report.map { report in { @Sendable (progress: TransferProgress) in report.upload(progress) }
+            }
             return (TransferObserver(progress: progress, phases: { phases.value = $0 }), phases)
         }
         if let report, transport.reportsIncrementalProgress, let streamer = transport as? any StreamingTransport {

@@ -61,7 +61,8 @@ public struct LoggingPlugin: KonexPlugin {
             if received.source != .network { notes.append("from \(received.source)") }
             if received.isShared { notes.append("shared") }
             if received.timing.queue > .zero {
-                notes.append("queued \(String(format: "%.1f", Double(received.timing.queue / .microseconds(1)) / 1_000)) ms")
+                notes.append(
+                    "queued \(String(format: "%.1f", Double(received.timing.queue / .microseconds(1)) / 1_000)) ms")
             }
             var lines = ["← \(received.response.statusCode) \(target) (\(notes.joined(separator: ", ")))"]
             if level >= .headers { lines += headerLines(HTTPHeaders(received.response).dictionary) }

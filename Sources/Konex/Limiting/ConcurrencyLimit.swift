@@ -81,7 +81,9 @@ public final class ConcurrencyLimit: TransportInterceptor {
     /// Takes a slot, waiting in line when there is none; returns how long it waited.
     private func acquire(_ host: String, for request: URLRequest) async throws -> Duration {
         enum Admission {
-            case now, queued(UInt64), full(Int)
+            case now
+            case queued(UInt64)
+            case full(Int)
         }
         let admission = state.withLock { state -> Admission in
             if state.hasRoom(for: host, maximum: maximum, perHost: perHost) {

@@ -5,6 +5,36 @@ import Konex
 import KonexTesting
 import Testing
 
+extension Readme { static func articleCachingCoalescingAndLimits1() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 15)
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-cache")
+let client = KonexClient(
+    baseURL: URL(string: "https://api.example.com")!,
+    interceptors: [
+        HTTPCache(storage: .disk(directory: folder, capacity: 50 << 20)),
+        RequestCoalescer(),
+        ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500),
+    ])
+let response = try await client.request("/posts").response()
+print(response.source)   // .network the first time, then .cache or .revalidated
+#sourceLocation()
+    _ = folder
+    _ = client
+    _ = response
+} }
+
+extension Readme { static func articleCachingCoalescingAndLimits2() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 52)
+let client = KonexClient(baseURL: URL(string: "https://api.example.com")!, interceptors: [HTTPCache()])
+let fresh = try await client.request("/feed").cachePolicy(.reloadIgnoringLocalCacheData).responseData()
+let offline = try await client.request("/feed").cachePolicy(.returnCacheDataDontLoad).response()
+if offline.statusCode == 504 { print("nothing stored yet") }
+#sourceLocation()
+    _ = client
+    _ = fresh
+    _ = offline
+} }
+
 extension Readme { static func articleChainAndPipeline1() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 11)
 let base = client.request(GetPosts()).validate()

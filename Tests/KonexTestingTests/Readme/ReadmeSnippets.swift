@@ -304,7 +304,26 @@ let saved = try await client.request("/exports/q3.pdf").validate()
 } }
 
 extension Readme { static func snippet21() async throws {
-#sourceLocation(file: "README.md", line: 525)
+#sourceLocation(file: "README.md", line: 519)
+let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
+let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
+let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), limit])
+
+let posts = try await client.request(GetPosts()).response(of: [Post].self)
+print(posts.source, posts.timing.queue)          // .network / .cache / .revalidated, and time spent queued
+
+// No network: what is stored, however old, else a 504 (RFC 9111's answer to only-if-cached).
+let offline = try await client.request(GetPosts()).cachePolicy(.returnCacheDataDontLoad).response()
+#sourceLocation()
+    _ = cache
+    _ = limit
+    _ = client
+    _ = posts
+    _ = offline
+} }
+
+extension Readme { static func snippet22() async throws {
+#sourceLocation(file: "README.md", line: 566)
 
 
 let mock = MockTransport(clock: ImmediateClock())
@@ -327,16 +346,16 @@ try mock.verifyAllEndpointsUsed()
     _ = client
 } }
 
-extension Readme { static func snippet22() async throws {
-#sourceLocation(file: "README.md", line: 561)
+extension Readme { static func snippet23() async throws {
+#sourceLocation(file: "README.md", line: 602)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
 #sourceLocation()
 } }
 
-extension Readme { static func snippet23() async throws {
-#sourceLocation(file: "README.md", line: 575)
+extension Readme { static func snippet24() async throws {
+#sourceLocation(file: "README.md", line: 616)
 let mock = MockTransport(clock: ManualClock())
 mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
 mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
@@ -346,7 +365,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
 } }
 
 #if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
-extension Readme { struct Snippet24 {  // README.md line 590
+extension Readme { struct Snippet25 {  // README.md line 631
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {
     let model = ProfileScreen()                                // builds its own client inside
@@ -362,8 +381,8 @@ func repositories() async throws { }
 } }
 #endif
 
-extension Readme { static func snippet25() async throws {
-#sourceLocation(file: "README.md", line: 607)
+extension Readme { static func snippet26() async throws {
+#sourceLocation(file: "README.md", line: 648)
 let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
 try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
 try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
@@ -371,8 +390,8 @@ try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
     _ = mock
 } }
 
-extension Readme { static func snippet26() async throws {
-#sourceLocation(file: "README.md", line: 627)
+extension Readme { static func snippet27() async throws {
+#sourceLocation(file: "README.md", line: 668)
 let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
 let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
 let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
@@ -385,8 +404,8 @@ try hybrid.verifyAllUsed()                                                      
     _ = hybrid
 } }
 
-extension Readme { static func snippet27() async throws {
-#sourceLocation(file: "README.md", line: 652)
+extension Readme { static func snippet28() async throws {
+#sourceLocation(file: "README.md", line: 693)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -399,8 +418,8 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
     _ = task
 } }
 
-extension Readme { static func snippet28() async throws {
-#sourceLocation(file: "README.md", line: 671)
+extension Readme { static func snippet29() async throws {
+#sourceLocation(file: "README.md", line: 712)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -413,8 +432,8 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
     _ = transport
 } }
 
-extension Readme { static func snippet29() async throws {
-#sourceLocation(file: "README.md", line: 681)
+extension Readme { static func snippet30() async throws {
+#sourceLocation(file: "README.md", line: 722)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -423,7 +442,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet30 {  // README.md line 707
+extension Readme { struct Snippet31 {  // README.md line 748
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {

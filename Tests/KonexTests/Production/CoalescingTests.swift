@@ -46,7 +46,9 @@ import Testing
                 if case .success(let received) = result { shared.withLock { $0.append(received.isShared) } }
             }
         }
-        let asPosts = Task { try await client.request("feed").withPlugin(Watch(shared: shared)).responseArray(of: Post.self) }
+        let asPosts = Task {
+            try await client.request("feed").withPlugin(Watch(shared: shared)).responseArray(of: Post.self)
+        }
         let asText = Task { try await client.request("feed").withPlugin(Watch(shared: shared)).responseString() }
         try await waitForWaiters(2)
         clock.advance(by: .seconds(1))

@@ -27,7 +27,10 @@ import Testing
             }
             defer { state.withLock { $0.now[host]! -= 1 } }
             try await clock.sleep(for: .seconds(1))
-            return (Data("ok".utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+            return (
+                Data("ok".utf8),
+                HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+            )
         }
     }
 

@@ -41,7 +41,8 @@ struct CacheBench {
         mock.stub(MockEndpoint(.get("/v1/doc"), responses: [first] + then))
     }
 
-    func get(_ headers: [String: String] = [:], policy: URLRequest.CachePolicy? = nil) async throws -> Response<String> {
+    func get(_ headers: [String: String] = [:], policy: URLRequest.CachePolicy? = nil) async throws -> Response<String>
+    {
         var request = client.request("doc")
         for (name, value) in headers { request = request.withAdapter(.header(name, value)) }
         if let policy { request = request.cachePolicy(policy) }
@@ -66,36 +67,104 @@ struct CacheBench {
 
     static let etag = #""a""#
     static let rows: [Row] = [
-        Row(name: "fresh within max-age", headers: ["Cache-Control": "max-age=60"], after: 30, source: .cache, body: "v1", calls: 1),
-        Row(name: "stale without a validator is fetched again", headers: ["Cache-Control": "max-age=60"], after: 61, source: .network, body: "v2", calls: 2),
-        Row(name: "stale with an ETag revalidates; the 304 serves the stored body", headers: ["Cache-Control": "max-age=60", "ETag": etag], after: 61, then: .status(304), source: .revalidated, body: "v1", calls: 2, conditional: etag),
-        Row(name: "no-store keeps nothing", headers: ["Cache-Control": "no-store, max-age=60"], after: 1, source: .network, body: "v2", calls: 2),
-        Row(name: "no-cache revalidates even when fresh", headers: ["Cache-Control": "no-cache, max-age=60", "ETag": etag], after: 1, then: .status(304), source: .revalidated, body: "v1", calls: 2, conditional: etag),
-        Row(name: "Age counts against max-age", headers: ["Cache-Control": "max-age=60", "Age": "50"], after: 20, source: .network, body: "v2", calls: 2),
-        Row(name: "Age within max-age", headers: ["Cache-Control": "max-age=60", "Age": "50"], after: 5, source: .cache, body: "v1", calls: 1),
-        Row(name: "Expires in the future", headers: ["Expires": httpDate(TestNow.start + 120)], after: 100, source: .cache, body: "v1", calls: 1),
-        Row(name: "Expires passed", headers: ["Expires": httpDate(TestNow.start + 120)], after: 130, source: .network, body: "v2", calls: 2),
-        Row(name: "an invalid Expires means expired", headers: ["Expires": "0", "ETag": etag], after: 1, then: .status(304), source: .revalidated, body: "v1", calls: 2, conditional: etag),
-        Row(name: "heuristic: 10 % of the age of Last-Modified, capped at a day", headers: ["Last-Modified": httpDate(TestNow.start - 10 * 86_400)], after: 23 * 3_600, source: .cache, body: "v1", calls: 1),
-        Row(name: "heuristic freshness ends after a day", headers: ["Last-Modified": httpDate(TestNow.start - 10 * 86_400)], after: 25 * 3_600, source: .network, body: "v2", calls: 2),
-        Row(name: "a malformed max-age is stale", headers: ["Cache-Control": "max-age=abc", "ETag": etag], after: 1, then: .status(304), source: .revalidated, body: "v1", calls: 2, conditional: etag),
-        Row(name: "the first of duplicated directives wins", headers: ["Cache-Control": "max-age=60, max-age=0"], after: 30, source: .cache, body: "v1", calls: 1),
-        Row(name: "a quoted max-age is accepted", headers: ["Cache-Control": #"max-age="60""#], after: 30, source: .cache, body: "v1", calls: 1),
-        Row(name: "a huge max-age is clamped, not overflowed", headers: ["Cache-Control": "max-age=99999999999999999999999"], after: 10 * 365 * 86_400, source: .cache, body: "v1", calls: 1),
-        Row(name: "stale-if-error serves the stored response over a 503", headers: ["Cache-Control": "max-age=60, stale-if-error=600"], after: 61, then: .status(503), source: .cache, body: "v1", calls: 2),
-        Row(name: "stale-if-error ends with its window", headers: ["Cache-Control": "max-age=60, stale-if-error=600"], after: 700, then: .status(503), source: .network, body: "", calls: 2),
-        Row(name: "must-revalidate forbids stale-if-error", headers: ["Cache-Control": "max-age=60, must-revalidate, stale-if-error=600"], after: 61, then: .status(503), source: .network, body: "", calls: 2),
-        Row(name: "Vary: * is never stored", headers: ["Cache-Control": "max-age=60", "Vary": "*"], after: 1, source: .network, body: "v2", calls: 2),
-        Row(name: "a private cache keeps private responses", headers: ["Cache-Control": "private, max-age=60"], after: 1, source: .cache, body: "v1", calls: 1),
-        Row(name: "a shared cache does not keep private responses", headers: ["Cache-Control": "private, max-age=60"], after: 1, shared: true, source: .network, body: "v2", calls: 2),
-        Row(name: "a private cache ignores s-maxage", headers: ["Cache-Control": "s-maxage=600, max-age=10"], after: 30, source: .network, body: "v2", calls: 2),
-        Row(name: "a shared cache honours s-maxage", headers: ["Cache-Control": "s-maxage=600, max-age=10"], after: 30, shared: true, source: .cache, body: "v1", calls: 1),
-        Row(name: "request no-cache revalidates a fresh response", headers: ["Cache-Control": "max-age=60", "ETag": etag], after: 1, then: .status(304), asked: ["Cache-Control": "no-cache"], source: .revalidated, body: "v1", calls: 2, conditional: etag),
-        Row(name: "request max-age shorter than the age", headers: ["Cache-Control": "max-age=60"], after: 30, asked: ["Cache-Control": "max-age=10"], source: .network, body: "v2", calls: 2),
-        Row(name: "request max-stale accepts a stale response", headers: ["Cache-Control": "max-age=60"], after: 70, asked: ["Cache-Control": "max-stale=60"], source: .cache, body: "v1", calls: 1),
-        Row(name: "request min-fresh wants more freshness left", headers: ["Cache-Control": "max-age=60"], after: 30, asked: ["Cache-Control": "min-fresh=40"], source: .network, body: "v2", calls: 2),
-        Row(name: "request no-store neither reads nor keeps", headers: ["Cache-Control": "max-age=60"], after: 1, asked: ["Cache-Control": "no-store"], source: .network, body: "v2", calls: 2),
-        Row(name: "a 206 is not kept", headers: ["Cache-Control": "max-age=60", "Content-Range": "bytes 0-1/4"], after: 1, source: .network, body: "v2", calls: 2),
+        Row(
+            name: "fresh within max-age", headers: ["Cache-Control": "max-age=60"], after: 30, source: .cache,
+            body: "v1", calls: 1),
+        Row(
+            name: "stale without a validator is fetched again", headers: ["Cache-Control": "max-age=60"], after: 61,
+            source: .network, body: "v2", calls: 2),
+        Row(
+            name: "stale with an ETag revalidates; the 304 serves the stored body",
+            headers: ["Cache-Control": "max-age=60", "ETag": etag], after: 61, then: .status(304), source: .revalidated,
+            body: "v1", calls: 2, conditional: etag),
+        Row(
+            name: "no-store keeps nothing", headers: ["Cache-Control": "no-store, max-age=60"], after: 1,
+            source: .network, body: "v2", calls: 2),
+        Row(
+            name: "no-cache revalidates even when fresh",
+            headers: ["Cache-Control": "no-cache, max-age=60", "ETag": etag], after: 1, then: .status(304),
+            source: .revalidated, body: "v1", calls: 2, conditional: etag),
+        Row(
+            name: "Age counts against max-age", headers: ["Cache-Control": "max-age=60", "Age": "50"], after: 20,
+            source: .network, body: "v2", calls: 2),
+        Row(
+            name: "Age within max-age", headers: ["Cache-Control": "max-age=60", "Age": "50"], after: 5, source: .cache,
+            body: "v1", calls: 1),
+        Row(
+            name: "Expires in the future", headers: ["Expires": httpDate(TestNow.start + 120)], after: 100,
+            source: .cache, body: "v1", calls: 1),
+        Row(
+            name: "Expires passed", headers: ["Expires": httpDate(TestNow.start + 120)], after: 130, source: .network,
+            body: "v2", calls: 2),
+        Row(
+            name: "an invalid Expires means expired", headers: ["Expires": "0", "ETag": etag], after: 1,
+            then: .status(304), source: .revalidated, body: "v1", calls: 2, conditional: etag),
+        Row(
+            name: "heuristic: 10 % of the age of Last-Modified, capped at a day",
+            headers: ["Last-Modified": httpDate(TestNow.start - 10 * 86_400)], after: 23 * 3_600, source: .cache,
+            body: "v1", calls: 1),
+        Row(
+            name: "heuristic freshness ends after a day",
+            headers: ["Last-Modified": httpDate(TestNow.start - 10 * 86_400)], after: 25 * 3_600, source: .network,
+            body: "v2", calls: 2),
+        Row(
+            name: "a malformed max-age is stale", headers: ["Cache-Control": "max-age=abc", "ETag": etag], after: 1,
+            then: .status(304), source: .revalidated, body: "v1", calls: 2, conditional: etag),
+        Row(
+            name: "the first of duplicated directives wins", headers: ["Cache-Control": "max-age=60, max-age=0"],
+            after: 30, source: .cache, body: "v1", calls: 1),
+        Row(
+            name: "a quoted max-age is accepted", headers: ["Cache-Control": #"max-age="60""#], after: 30,
+            source: .cache, body: "v1", calls: 1),
+        Row(
+            name: "a huge max-age is clamped, not overflowed",
+            headers: ["Cache-Control": "max-age=99999999999999999999999"], after: 10 * 365 * 86_400, source: .cache,
+            body: "v1", calls: 1),
+        Row(
+            name: "stale-if-error serves the stored response over a 503",
+            headers: ["Cache-Control": "max-age=60, stale-if-error=600"], after: 61, then: .status(503), source: .cache,
+            body: "v1", calls: 2),
+        Row(
+            name: "stale-if-error ends with its window", headers: ["Cache-Control": "max-age=60, stale-if-error=600"],
+            after: 700, then: .status(503), source: .network, body: "", calls: 2),
+        Row(
+            name: "must-revalidate forbids stale-if-error",
+            headers: ["Cache-Control": "max-age=60, must-revalidate, stale-if-error=600"], after: 61,
+            then: .status(503), source: .network, body: "", calls: 2),
+        Row(
+            name: "Vary: * is never stored", headers: ["Cache-Control": "max-age=60", "Vary": "*"], after: 1,
+            source: .network, body: "v2", calls: 2),
+        Row(
+            name: "a private cache keeps private responses", headers: ["Cache-Control": "private, max-age=60"],
+            after: 1, source: .cache, body: "v1", calls: 1),
+        Row(
+            name: "a shared cache does not keep private responses", headers: ["Cache-Control": "private, max-age=60"],
+            after: 1, shared: true, source: .network, body: "v2", calls: 2),
+        Row(
+            name: "a private cache ignores s-maxage", headers: ["Cache-Control": "s-maxage=600, max-age=10"], after: 30,
+            source: .network, body: "v2", calls: 2),
+        Row(
+            name: "a shared cache honours s-maxage", headers: ["Cache-Control": "s-maxage=600, max-age=10"], after: 30,
+            shared: true, source: .cache, body: "v1", calls: 1),
+        Row(
+            name: "request no-cache revalidates a fresh response",
+            headers: ["Cache-Control": "max-age=60", "ETag": etag], after: 1, then: .status(304),
+            asked: ["Cache-Control": "no-cache"], source: .revalidated, body: "v1", calls: 2, conditional: etag),
+        Row(
+            name: "request max-age shorter than the age", headers: ["Cache-Control": "max-age=60"], after: 30,
+            asked: ["Cache-Control": "max-age=10"], source: .network, body: "v2", calls: 2),
+        Row(
+            name: "request max-stale accepts a stale response", headers: ["Cache-Control": "max-age=60"], after: 70,
+            asked: ["Cache-Control": "max-stale=60"], source: .cache, body: "v1", calls: 1),
+        Row(
+            name: "request min-fresh wants more freshness left", headers: ["Cache-Control": "max-age=60"], after: 30,
+            asked: ["Cache-Control": "min-fresh=40"], source: .network, body: "v2", calls: 2),
+        Row(
+            name: "request no-store neither reads nor keeps", headers: ["Cache-Control": "max-age=60"], after: 1,
+            asked: ["Cache-Control": "no-store"], source: .network, body: "v2", calls: 2),
+        Row(
+            name: "a 206 is not kept", headers: ["Cache-Control": "max-age=60", "Content-Range": "bytes 0-1/4"],
+            after: 1, source: .network, body: "v2", calls: 2),
     ]
 
     @Test(arguments: rows)
@@ -106,7 +175,11 @@ struct CacheBench {
             bench.mock.stub(
                 MockEndpoint(
                     .get("/v1/doc"),
-                    responses: [.string("v1", status: 206, headers: headers.merging(["Date": httpDate(bench.now.value)]) { $1 }), row.then]))
+                    responses: [
+                        .string(
+                            "v1", status: 206, headers: headers.merging(["Date": httpDate(bench.now.value)]) { $1 }),
+                        row.then,
+                    ]))
             headers = [:]
         } else {
             bench.serve(headers, then: [row.then])
@@ -236,7 +309,8 @@ struct CacheBench {
 
     @Test func aCallersOwnConditionalRequestPassesThroughAnd304IsNotStored() async throws {
         let bench = CacheBench()
-        bench.mock.stub(MockEndpoint(.get("/v1/doc"), responses: [.status(304, headers: ["ETag": #""a""#]), .string("v2")]))
+        bench.mock.stub(
+            MockEndpoint(.get("/v1/doc"), responses: [.status(304, headers: ["ETag": #""a""#]), .string("v2")]))
         let mine = try await bench.get(["If-None-Match": #""a""#])
         #expect(mine.statusCode == 304)
         #expect(mine.source == .network)

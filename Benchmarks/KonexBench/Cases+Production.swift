@@ -1,0 +1,67 @@
+import Foundation
+import Konex
+import KonexTesting
+
+extension Benchmarks {
+    /// `cache_hit` and `coalesced_burst`: what an HTTPCache hit and a RequestCoalescer burst cost.
+    func production() async throws -> [Result] {
+        [try await cacheHit(), try await coalescedBurst(serverDelay: 5), try await coalescedBurst(serverDelay: 0)]
+    }
+
+    /// A fresh hit served through the whole chain (validator, decode) without the transport, against the same
+    /// chain over MockTransport without a cache.
+    private func cacheHit() async throws -> Result {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(
+            .anything, .json(Small(id: 1, title: "cached", done: true), headers: ["Cache-Control": "max-age=3600"]))
+        let base = URL(string: "https://bench.test")!
+        let cached = KonexClient(baseURL: base, transport: mock, interceptors: [HTTPCache()])
+        let uncached = KonexClient(baseURL: base, transport: mock)
+        let count = config.mockRequests
+        func run(_ client: KonexClient) async throws -> Sample {
+            try await measure {
+                for _ in 0..<count { _ = try await client.request("/small").validate().responseObject(of: Small.self) }
+            }
+        }
+        _ = try await run(cached)
+        _ = try await run(uncached)
+        let before = mock.requestCount
+        let (hits, misses) = try await interleaved(
+            rounds: config.rounds, { try await run(cached) }, { try await run(uncached) })
+        let transportCalls = mock.requestCount - before - config.rounds * count
+        guard transportCalls == 0 else { throw ServerError("\(transportCalls) cache hits reached the transport") }
+        return .compared(
+            id: "cache_hit", hits, misses, per: count, unit: "µs/request",
+            detail: "fresh hit through validate + decode, never the transport; baseline: the same chain over "
+                + "MockTransport without a cache; target < 5 µs")
+    }
+
+    /// 100 identical GETs at once through a RequestCoalescer, against one GET, over the real transport.
+    private func coalescedBurst(serverDelay milliseconds: Int) async throws -> Result {
+        let client = KonexClient(
+            baseURL: base, transport: URLSessionTransport(session: session), interceptors: [RequestCoalescer()])
+        let path = milliseconds > 0 ? "/slow/\(milliseconds)" : "/small"
+        let burst = 100
+        let one = { try await measure { _ = try await client.request(path).validate().responseObject(of: Small.self) } }
+        let many = {
+            try await measure {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<burst {
+                        group.addTask { _ = try await client.request(path).validate().responseObject(of: Small.self) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        _ = try await one()
+        _ = try await many()
+        let rounds = max(config.rounds * 3, 6)
+        let (bursts, singles) = try await interleaved(rounds: rounds, many, one)
+        return .compared(
+            id: milliseconds > 0 ? "coalesced_burst" : "coalesced_burst_0ms", bursts, singles, per: 1, scale: 1e3,
+            unit: "ms per burst vs one request",
+            detail: "\(burst) identical GETs at once (each caller validates and decodes) vs one GET; server answers "
+                + (milliseconds > 0 ? "after \(milliseconds) ms" : "at once (loopback: the callers' own work shows)")
+                + "; target ≤ 1.1× with a server delay")
+    }
+}
