@@ -100,7 +100,9 @@ public final class ConcurrencyLimit: TransportInterceptor {
         case .full(let waiting):
             throw KonexError(
                 stage: .queueFull,
-                message: "\(waiting) requests already wait for a ConcurrencyLimit slot (queueLimit \(queueLimit ?? 0))",
+                message:
+                    "\(waiting) \(waiting == 1 ? "request already waits" : "requests already wait") for a "
+                    + "ConcurrencyLimit slot (queueLimit \(queueLimit ?? 0))",
                 method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request)
         case .queued(let id):
             let started = ContinuousClock.now
