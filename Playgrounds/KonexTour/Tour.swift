@@ -92,6 +92,9 @@ struct Tour {
         step(12, "Intercepting app code that builds its own client, with a HAR recorded from httpbin")
         try await interceptionDemo()
 
+        step(13, "An HTTP cache, coalescing and a limit, the same on Linux and Apple platforms")
+        try await productionDemo()
+
         print(
             "\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")"
         )
@@ -119,6 +122,35 @@ struct Tour {
                 print("\(elapsed()) \(delta.text)")
             }
         }
+    }
+
+    func productionDemo() async throws {
+        /// Counts what reaches the transport, to show what the interceptors saved.
+        struct Counting: Transport {
+            let inner: any Transport
+            let calls = Lock(0)
+            func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+                calls.withLock { $0 += 1 }
+                return try await inner.send(request)
+            }
+        }
+        let counting = Counting(inner: client.transport)
+        let api = KonexClient(
+            baseURL: client.baseURL, headers: client.headers, transport: counting,
+            interceptors: [HTTPCache(), RequestCoalescer(), ConcurrencyLimit(perHost: 4)])
+        let first = try await api.request("/cache/60").validate().response()
+        let second = try await api.request("/cache/60").validate().response()
+        print("GET /cache/60 twice: \(first.source), then \(second.source) (Age \(second.headers["Age"] ?? "-"))")
+        let burst = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 {
+                group.addTask { try await api.request("/delay/1").validate().response().statusCode == 200 }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        let offline = try await api.request("/cache/60").cachePolicy(.returnCacheDataDontLoad).response()
+        print("10 identical GET /delay/1 at once: \(burst) answers")
+        print("offline, from the cache: \(offline.statusCode) \(offline.source)")
+        print("transport calls for those 13 requests: \(counting.calls.value)")
     }
 
     func interceptionDemo() async throws {
