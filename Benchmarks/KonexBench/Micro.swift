@@ -31,5 +31,20 @@ func micro() async throws {
         _ = ContinuousClock.now
     }
     await time("httpMethod get") { _ = built.httpMethod }
+    await time("header read (absent)") { _ = built.value(forHTTPHeaderField: "Cache-Control") }
+    await time("url.absoluteString") { _ = built.url!.absoluteString }
+    await time("HTTPCache.key(for:)") { _ = HTTPCache.key(for: built) }
+    let cachedMock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
+    cachedMock.stub(
+        .get("/small"), .data(body, contentType: "application/json", headers: ["Cache-Control": "max-age=3600"]))
+    let cache = HTTPCache()
+    let cachedClient = KonexClient(
+        baseURL: URL(string: "https://bench.test")!, transport: cachedMock, clock: ImmediateClock(),
+        interceptors: [cache])
+    let cachedRequest = cachedClient.request("/small")
+    _ = try await cachedRequest.responseData()
+    try await time("responseData, cache hit") { _ = try await cachedRequest.responseData() }
+    let next = TransportNext { _ in throw URLError(.badURL) }
+    try await time("HTTPCache.intercept, hit") { _ = try await cache.intercept(built, next: next) }
     await time("url.path") { _ = built.url!.path(percentEncoded: false) }
 }

@@ -56,7 +56,9 @@ struct CacheControl: Sendable, Hashable {
     /// A delta-seconds directive: `nil` when absent, `.invalid` when present without a number.
     func seconds(_ name: String) -> Seconds? {
         guard let entry = directives[name] else { return nil }
-        guard let text = entry, !text.isEmpty, text.allSatisfy(\.isASCIIDigit) else { return .invalid }
+        guard let text = entry, !text.isEmpty, text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else {
+            return .invalid
+        }
         // Longer than the clamp's digits, or larger than it: the clamp (RFC 9111 §1.2.2).
         guard text.count <= 10, let value = Int(text), value <= Self.maximumSeconds else {
             return .valid(Self.maximumSeconds)
@@ -74,8 +76,4 @@ struct CacheControl: Sendable, Hashable {
             return 0
         }
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -59,12 +59,11 @@ public final class HTTPCache: TransportInterceptor {
         self.now = now
     }
 
-    /// The key a request's response is stored under: method and URL without fragment.
+    /// The key a request's response is stored under: its URL without the fragment (only GET responses are stored).
     public static func key(for request: URLRequest) -> String? {
-        guard let url = request.url else { return nil }
-        var text = url.absoluteString
-        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
-        return "GET " + text
+        guard let text = request.url?.absoluteString else { return nil }
+        guard let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) else { return text }
+        return String(text[..<hash])
     }
 
     public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
@@ -78,8 +77,13 @@ public final class HTTPCache: TransportInterceptor {
             }
             return reply
         }
-        var outgoing = request
-        outgoing.cachePolicy = .reloadIgnoringLocalCacheData  // the transport's own cache stays out of it
+        // What goes on to the network: the transport's own cache stays out of it. Made only when needed (writing a
+        // URLRequest copies it, which a hit should not pay for).
+        var outgoing: URLRequest {
+            var outgoing = request
+            outgoing.cachePolicy = .reloadIgnoringLocalCacheData
+            return outgoing
+        }
         let asked = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
         // A caller's own conditional request is theirs to validate: pass it through, keep only full answers.
         let callerValidates =
@@ -93,7 +97,7 @@ public final class HTTPCache: TransportInterceptor {
         let stored = ignoresStored ? nil : storage.response(forKey: key).flatMap { matching($0, request) }
 
         if policy == .returnCacheDataDontLoad || policy == .returnCacheDataElseLoad {
-            if let stored { return serve(stored, to: request, as: .cache) }
+            if let stored { return serve(stored, key: key, to: request, as: .cache) }
             if policy == .returnCacheDataDontLoad { return gatewayTimeout(request) }
         } else if let stored {
             let age = stored.age(at: now())
@@ -105,13 +109,13 @@ public final class HTTPCache: TransportInterceptor {
             let minFresh = TimeInterval(asked.seconds("min-fresh")?.value ?? 0)
             let staleness = age - lifetime
             if !mustAsk, lifetime - age > minFresh {
-                return serve(stored, to: request, as: .cache, age: age)
+                return serve(stored, key: key, to: request, as: .cache, age: age)
             }
             let mayServeStale = !mustAsk && !control.has("must-revalidate") && !control.has("proxy-revalidate")
             if mayServeStale, let maxStale = asked.seconds("max-stale") {
                 // `max-stale` without a value accepts any staleness.
                 if maxStale == .invalid || staleness <= TimeInterval(maxStale.value) {
-                    return serve(stored, to: request, as: .cache, age: age)
+                    return serve(stored, key: key, to: request, as: .cache, age: age)
                 }
             }
             if asked.has("only-if-cached") { return gatewayTimeout(request) }
@@ -119,7 +123,7 @@ public final class HTTPCache: TransportInterceptor {
                 staleness <= TimeInterval(window.value)
             {
                 revalidateInBackground(stored, key: key, request: outgoing, next: next)
-                return serve(stored, to: request, as: .cache, age: age)
+                return serve(stored, key: key, to: request, as: .cache, age: age)
             }
             return try await revalidate(stored, key: key, request: outgoing, asked: asked, next: next)
         } else if asked.has("only-if-cached") {
@@ -154,18 +158,18 @@ public final class HTTPCache: TransportInterceptor {
         do {
             reply = try await next(conditional)
         } catch let error where !(error is CancellationError) && (error as? URLError)?.code != .cancelled {
-            if let fallback = staleIfError(stored, request: request, asked: asked) { return fallback }
+            if let fallback = staleIfError(stored, key: key, request: request, asked: asked) { return fallback }
             throw error
         }
         let status = reply.response.statusCode
         if status == 304, stored.hasValidator {
             let refreshed = stored.updated(by: reply.response, requestDate: requestDate, responseDate: now())
             storage.store(refreshed, forKey: key)
-            var served = serve(refreshed, to: request, as: .revalidated)
+            var served = serve(refreshed, key: key, to: request, as: .revalidated)
             served.queueTime = reply.queueTime
             return served
         }
-        if (500...599).contains(status), let fallback = staleIfError(stored, request: request, asked: asked) {
+        if (500...599).contains(status), let fallback = staleIfError(stored, key: key, request: request, asked: asked) {
             return fallback
         }
         keep(reply, key: key, request: request, requestDate: requestDate)
@@ -173,14 +177,16 @@ public final class HTTPCache: TransportInterceptor {
     }
 
     /// `stale-if-error` (RFC 5861 §4), from the response or the request, unless `must-revalidate` forbids it.
-    private func staleIfError(_ stored: CachedResponse, request: URLRequest, asked: CacheControl) -> TransportReply? {
+    private func staleIfError(_ stored: CachedResponse, key: String, request: URLRequest, asked: CacheControl)
+        -> TransportReply?
+    {
         let control = stored.cacheControl
         guard !control.has("must-revalidate"), !control.has("no-cache"),
             let window = control.seconds("stale-if-error") ?? asked.seconds("stale-if-error")
         else { return nil }
         let age = stored.age(at: now())
         guard age - stored.freshnessLifetime(shared: isShared) <= TimeInterval(window.value) else { return nil }
-        return serve(stored, to: request, as: .cache, age: age)
+        return serve(stored, key: key, to: request, as: .cache, age: age)
     }
 
     /// `stale-while-revalidate`: the stale response is served now and refreshed behind the caller's back.
@@ -254,10 +260,10 @@ public final class HTTPCache: TransportInterceptor {
     // MARK: Serving
 
     private func serve(
-        _ stored: CachedResponse, to request: URLRequest, as source: ResponseSource, age: TimeInterval? = nil
+        _ stored: CachedResponse, key: String, to request: URLRequest, as source: ResponseSource,
+        age: TimeInterval? = nil
     ) -> TransportReply {
         let age = Int(min(age ?? stored.age(at: now()), TimeInterval(CacheControl.maximumSeconds)))
-        let key = Self.key(for: request) ?? ""
         if let head = heads.withLock({ $0[key] }), head.age == age, head.statusCode == stored.statusCode,
             head.headers == stored.headers
         {

@@ -87,8 +87,12 @@ public final class RequestCoalescer: TransportInterceptor {
                     return id
                 }
                 guard let generation else { return }
-                // Not a child of the caller: the call must outlive the first caller if others still wait.
-                let task = Task { await self.fly(key, generation: generation, request: request, next: next) }
+                // Not a child of the caller: the call must outlive the first caller if others still wait. It runs at
+                // high priority so it is not queued behind the other callers of a burst, who only wait for it.
+                let priority = max(Task.currentPriority.rawValue, TaskPriority.high.rawValue)
+                let task = Task(priority: TaskPriority(rawValue: priority)) {
+                    await self.fly(key, generation: generation, request: request, next: next)
+                }
                 let stored = flights.withLock { flights in
                     guard flights[key]?.generation == generation else { return false }
                     flights[key]!.task = task

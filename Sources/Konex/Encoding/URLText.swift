@@ -17,10 +17,10 @@ enum URLText {
     static func encoded(_ text: Substring) -> Substring {
         let bytes = text.utf8
         var start = bytes.startIndex
-        if let separator = bytes.firstRange(of: "://".utf8) {
+        if let afterSeparator = schemeSeparatorEnd(in: bytes) {
             // Skip the scheme and the authority: only what follows the host is encoded.
             start =
-                bytes[separator.upperBound...].firstIndex {
+                bytes[afterSeparator...].firstIndex {
                     $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
                 } ?? bytes.endIndex
         }
@@ -48,6 +48,23 @@ enum URLText {
     }
 
     private enum Part { case path, query, fragment }
+
+    /// Where the text after the first "://" starts, or `nil`. A plain loop: the generic `firstRange(of:)` costs
+    /// more than the rest of building a request, and this runs for every one.
+    private static func schemeSeparatorEnd(in bytes: Substring.UTF8View) -> String.Index? {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ":") {
+                let slash = bytes.index(after: index)
+                if slash < bytes.endIndex, bytes[slash] == UInt8(ascii: "/") {
+                    let second = bytes.index(after: slash)
+                    if second < bytes.endIndex, bytes[second] == UInt8(ascii: "/") { return bytes.index(after: second) }
+                }
+            }
+            index = bytes.index(after: index)
+        }
+        return nil
+    }
 
     private static let hex = Array("0123456789ABCDEF".utf8)
 

@@ -258,7 +258,7 @@ struct CacheBench {
         try await bench.mock.waitForRequests(2)
         #expect(bench.mock.requests.last?.header("If-None-Match") == #""a""#)
         try await waitUntil("the background revalidation stored its result") {
-            (bench.cache.storage.response(forKey: "GET https://api.test/v1/doc").map {
+            (bench.cache.storage.response(forKey: "https://api.test/v1/doc").map {
                 $0.responseDate == bench.now.value
             }) == true
         }
