@@ -44,6 +44,11 @@ func micro() async throws {
     let cachedRequest = cachedClient.request("/small")
     _ = try await cachedRequest.responseData()
     try await time("responseData, cache hit") { _ = try await cachedRequest.responseData() }
+    let coalescer = RequestCoalescer()
+    let head = HTTPURLResponse(url: built.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+    let replyNext = TransportNext { _ in TransportReply(data: body, response: head) }
+
+    try await time("RequestCoalescer.intercept, alone") { _ = try await coalescer.intercept(built, next: replyNext) }
     let next = TransportNext { _ in throw URLError(.badURL) }
     try await time("HTTPCache.intercept, hit") { _ = try await cache.intercept(built, next: next) }
     await time("url.path") { _ = built.url!.path(percentEncoded: false) }
