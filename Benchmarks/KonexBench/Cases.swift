@@ -149,9 +149,15 @@ struct Benchmarks {
     func urlProtocolSmall() async throws -> Result {
         let count = config.sequential
         let rawSession = URLSession(configuration: StubProtocol.configuration())
+        // KONEX_URLP_VARIANT=plain: Konex over a bare `data(for:)` transport on a session without a delegate, to
+        // tell the transport's share from the pipeline's.
+        let plain = ProcessInfo.processInfo.environment["KONEX_URLP_VARIANT"] == "plain"
+        let given = ProcessInfo.processInfo.environment["KONEX_URLP_VARIANT"] == "urlrequest"
         let konex = KonexClient(
             baseURL: URL(string: "http://stub.test")!,
-            transport: URLSessionTransport(configuration: StubProtocol.configuration()))
+            transport: plain
+                ? DataForTransport(session: URLSession(configuration: StubProtocol.configuration()))
+                : URLSessionTransport(configuration: StubProtocol.configuration()))
         let url = URL(string: "http://stub.test/small")!
         let raw = {
             try await measure {
@@ -164,7 +170,15 @@ struct Benchmarks {
         }
         let viaKonex = {
             try await measure {
-                for _ in 0..<count { _ = try await konex.request("/small").validate().responseObject(of: Small.self) }
+                if given {
+                    for _ in 0..<count {
+                        _ = try await konex.request(URLRequest(url: url)).validate().responseObject(of: Small.self)
+                    }
+                } else {
+                    for _ in 0..<count {
+                        _ = try await konex.request("/small").validate().responseObject(of: Small.self)
+                    }
+                }
             }
         }
         _ = try await raw()

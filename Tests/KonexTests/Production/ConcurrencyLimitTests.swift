@@ -131,3 +131,49 @@ import Testing
         #expect(limit.counts == (0, 0))
     }
 }
+
+/// Many requests, some cancelled at random moments: every one ends, and the bookkeeping returns to zero.
+@Suite struct InterceptorChurnTests {
+    @Test func aLimitAndACoalescerUnderRandomCancellationLeaveNothingBehind() async throws {
+        var generator = SystemRandomNumberGenerator()
+        let mock = MockTransport(clock: ContinuousClock())
+        mock.stub(.anything, MockResponse.json(["ok": true]).delayed(.random(.microseconds(50)...(.milliseconds(3)))))
+        let coalescer = RequestCoalescer()
+        let limit = ConcurrencyLimit(maximum: 4, perHost: 2, queueLimit: 150)
+        let client = KonexClient(transport: mock, interceptors: [coalescer, limit])
+        let hosts = ["https://a.test", "https://b.test", "https://c.test"]
+        let outcomes = Lock<[String: Int]>([:])
+        await withTaskGroup(of: Void.self) { group in
+            var tasks: [Task<Void, Never>] = []
+            for index in 0..<300 {
+                let url = "\(hosts[index % 3])/item/\(index % 25)"  // repeats, so some coalesce
+                let task = Task {
+                    do {
+                        _ = try await client.request(url).validate().responseData()
+                        outcomes.withLock { $0["ok", default: 0] += 1 }
+                    } catch let error as KonexError {
+                        outcomes.withLock { $0[error.stage.rawValue, default: 0] += 1 }
+                    } catch {
+                        outcomes.withLock { $0["other", default: 0] += 1 }
+                    }
+                }
+                tasks.append(task)
+                if Int.random(in: 0..<4, using: &generator) == 0 {
+                    let victim = tasks[Int.random(in: 0..<tasks.count, using: &generator)]
+                    group.addTask {
+                        try? await Task.sleep(for: .microseconds(Int.random(in: 0..<2_000)))
+                        victim.cancel()
+                    }
+                }
+            }
+            for task in tasks { group.addTask { await task.value } }
+        }
+        let counted = outcomes.value
+        #expect(counted.values.reduce(0, +) == 300)
+        #expect(Set(counted.keys).isSubset(of: ["ok", "cancelled", "queueFull"]), "\(counted)")
+        #expect(counted["ok", default: 0] > 0)
+        #expect(coalescer.inFlightCount == 0)
+        #expect(coalescer.waiterCount == 0)
+        #expect(limit.counts == (0, 0))
+    }
+}
