@@ -2,7 +2,8 @@ import Foundation
 
 /// Holds requests in a first-in, first-out queue while too many are in flight, in total or to one host.
 ///
-/// A request waits until both limits have room; a waiting request for a host at its limit does not hold up a request
+/// Waiting requests leave in order of their task's priority, then of arrival: a `.userInitiated` request for what
+/// is on screen passes `.utility` prefetches that came first. A request waits until both limits have room; a waiting request for a host at its limit does not hold up a request
 /// for another host. Cancelling a waiting request removes it from the queue at once. When ``queueLimit`` requests
 /// are already waiting, a new one fails at once with stage ``KonexError/Stage/queueFull`` instead of waiting
 /// without bound. The wait is reported as ``RequestTiming/queue``.
@@ -23,6 +24,7 @@ public final class ConcurrencyLimit: TransportInterceptor {
     private struct Waiter {
         let id: UInt64
         let host: String
+        let priority: UInt8
         let continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -106,6 +108,7 @@ public final class ConcurrencyLimit: TransportInterceptor {
                 method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request)
         case .queued(let id):
             let started = ContinuousClock.now
+            let priority = Task.currentPriority.rawValue
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     let waiting = state.withLock { state -> Bool in
@@ -117,7 +120,10 @@ public final class ConcurrencyLimit: TransportInterceptor {
                             state.start(host)
                             return false
                         }
-                        state.queue.append(Waiter(id: id, host: host, continuation: continuation))
+                        // Behind everyone of the same or higher priority, ahead of the lower ones.
+                        let waiter = Waiter(id: id, host: host, priority: priority, continuation: continuation)
+                        let position = state.queue.lastIndex { $0.priority >= priority }.map { $0 + 1 } ?? 0
+                        state.queue.insert(waiter, at: position)
                         return true
                     }
                     if !waiting {

@@ -177,3 +177,29 @@ import Testing
         #expect(limit.counts == (0, 0))
     }
 }
+
+extension ConcurrencyLimitTests {
+    @Test func higherPriorityWaitersLeaveFirstThenInArrivalOrder() async throws {
+        let gate = Gate()
+        let limit = ConcurrencyLimit(maximum: 1)
+        let client = KonexClient(transport: gate, interceptors: [limit])
+        var tasks: [Task<Response<Data>, any Error>] = []
+        let arrivals: [(String, TaskPriority)] = [
+            ("first", .medium), ("prefetch-1", .utility), ("prefetch-2", .utility), ("visible-1", .high),
+            ("visible-2", .high),
+        ]
+        for (index, (name, priority)) in arrivals.enumerated() {
+            tasks.append(Task(priority: priority) { try await client.request("https://a.test/\(name)").response() })
+            try await waitUntil("\(name) arrived") { limit.counts == (1, index) }
+        }
+        for _ in arrivals {
+            try await gate.clock.waitForSleepers(1)
+            gate.clock.advance(by: .seconds(1))
+        }
+        for task in tasks { _ = try await task.value }
+        #expect(
+            gate.started.map { URL(string: $0)!.lastPathComponent } == [
+                "first", "visible-1", "visible-2", "prefetch-1", "prefetch-2",
+            ])
+    }
+}
