@@ -33,7 +33,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     public var size: Int { withIndex { $0.totalCost } }
 
     public func response(forKey key: String) -> CachedResponse? {
-        guard let file = withIndex({ $0.use(Self.fnv1a(key)) }) else { return nil }
+        guard let file = withIndex({ $0.use(StableHash.fnv1a(key)) }) else { return nil }
         guard let data = try? Data(contentsOf: file), let response = Self.decode(data, key: key) else {
             // Unreadable or not what it claims to be: never serve it, and free its space.
             removeResponse(forKey: key)
@@ -52,13 +52,13 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         } catch {
             return
         }
-        let (kept, evicted) = withIndex { $0.insert(file, cost: data.count, forKey: Self.fnv1a(key)) }
+        let (kept, evicted) = withIndex { $0.insert(file, cost: data.count, forKey: StableHash.fnv1a(key)) }
         for old in evicted { try? FileManager.default.removeItem(at: old) }
         if !kept { try? FileManager.default.removeItem(at: file) }  // larger than the whole capacity
     }
 
     public func removeResponse(forKey key: String) {
-        if let file = withIndex({ $0.remove(Self.fnv1a(key)) }) { try? FileManager.default.removeItem(at: file) }
+        if let file = withIndex({ $0.remove(StableHash.fnv1a(key)) }) { try? FileManager.default.removeItem(at: file) }
     }
 
     public func removeAll() {
@@ -104,7 +104,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         var response: CachedResponse
     }
 
-    static func fileName(for key: String) -> String { fnv1a(key) + suffix }
+    static func fileName(for key: String) -> String { StableHash.fnv1a(key) + suffix }
 
     static func encode(_ response: CachedResponse, key: String) -> Data? {
         var withoutBody = response
@@ -133,15 +133,5 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         var response = metadata.response
         response.body = Data(data[(metadataStart + length)...])
         return response
-    }
-
-    /// FNV-1a, 64 bits, as hex: a stable file name for a key (the key itself is checked on read).
-    private static func fnv1a(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
     }
 }

@@ -59,11 +59,19 @@ public final class HTTPCache: TransportInterceptor {
         self.now = now
     }
 
-    /// The key a request's response is stored under: its URL without the fragment (only GET responses are stored).
+    /// The key a request's response is stored under: its URL without the fragment (only GET responses are stored),
+    /// and, when the request carries `Authorization`, a hash of it.
+    ///
+    /// An app that switches accounts must not be served one account's response for another, and a server rarely
+    /// says `Vary: Authorization`; so credentials always separate entries (the hash, not the credential, is what a
+    /// disk storage writes).
     public static func key(for request: URLRequest) -> String? {
-        guard let text = request.url?.absoluteString else { return nil }
-        guard let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) else { return text }
-        return String(text[..<hash])
+        guard var text = request.url?.absoluteString else { return nil }
+        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<hash]) }
+        if let credentials = request.value(forHTTPHeaderField: "Authorization") {
+            text += " authorization:" + StableHash.fnv1a(credentials)
+        }
+        return text
     }
 
     public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {

@@ -24,7 +24,7 @@ print(response.source)   // .network the first time, then .cache or .revalidated
 } }
 
 extension Readme { static func articleCachingCoalescingAndLimits2() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 52)
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 54)
 let client = KonexClient(baseURL: URL(string: "https://api.example.com")!, interceptors: [HTTPCache()])
 let fresh = try await client.request("/feed").cachePolicy(.reloadIgnoringLocalCacheData).responseData()
 let offline = try await client.request("/feed").cachePolicy(.returnCacheDataDontLoad).response()

@@ -323,7 +323,7 @@ let offline = try await client.request(GetPosts()).cachePolicy(.returnCacheDataD
 } }
 
 extension Readme { static func snippet22() async throws {
-#sourceLocation(file: "README.md", line: 566)
+#sourceLocation(file: "README.md", line: 567)
 
 
 let mock = MockTransport(clock: ImmediateClock())
@@ -347,7 +347,7 @@ try mock.verifyAllEndpointsUsed()
 } }
 
 extension Readme { static func snippet23() async throws {
-#sourceLocation(file: "README.md", line: 602)
+#sourceLocation(file: "README.md", line: 603)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
@@ -355,7 +355,7 @@ mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", w
 } }
 
 extension Readme { static func snippet24() async throws {
-#sourceLocation(file: "README.md", line: 616)
+#sourceLocation(file: "README.md", line: 617)
 let mock = MockTransport(clock: ManualClock())
 mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
 mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
@@ -365,7 +365,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
 } }
 
 #if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
-extension Readme { struct Snippet25 {  // README.md line 631
+extension Readme { struct Snippet25 {  // README.md line 632
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {
     let model = ProfileScreen()                                // builds its own client inside
@@ -382,7 +382,7 @@ func repositories() async throws { }
 #endif
 
 extension Readme { static func snippet26() async throws {
-#sourceLocation(file: "README.md", line: 648)
+#sourceLocation(file: "README.md", line: 649)
 let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
 try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
 try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
@@ -391,7 +391,7 @@ try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
 } }
 
 extension Readme { static func snippet27() async throws {
-#sourceLocation(file: "README.md", line: 668)
+#sourceLocation(file: "README.md", line: 669)
 let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
 let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
 let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
@@ -405,7 +405,7 @@ try hybrid.verifyAllUsed()                                                      
 } }
 
 extension Readme { static func snippet28() async throws {
-#sourceLocation(file: "README.md", line: 693)
+#sourceLocation(file: "README.md", line: 694)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -419,7 +419,7 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
 } }
 
 extension Readme { static func snippet29() async throws {
-#sourceLocation(file: "README.md", line: 712)
+#sourceLocation(file: "README.md", line: 713)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -433,7 +433,7 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
 } }
 
 extension Readme { static func snippet30() async throws {
-#sourceLocation(file: "README.md", line: 722)
+#sourceLocation(file: "README.md", line: 723)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -442,7 +442,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet31 {  // README.md line 748
+extension Readme { struct Snippet31 {  // README.md line 749
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {

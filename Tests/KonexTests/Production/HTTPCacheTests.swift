@@ -352,3 +352,20 @@ enum URLRequestPost {
         return request
     }
 }
+
+extension HTTPCacheBehaviourTests {
+    @Test func oneAccountIsNeverServedAnothersResponse() async throws {
+        let bench = CacheBench()
+        bench.serve(["Cache-Control": "max-age=60"], then: [.string("bob's", headers: ["Cache-Control": "max-age=60"])])
+        let alice = try await bench.get(["Authorization": "Bearer alice"])
+        let bob = try await bench.get(["Authorization": "Bearer bob"])
+        #expect(alice.value == "v1")
+        #expect(bob.value == "bob's")
+        #expect(bob.source == .network)
+        #expect(try await bench.get(["Authorization": "Bearer alice"]).source == .cache)
+        #expect(try await bench.get(["Authorization": "Bearer bob"]).value == "bob's")
+        #expect(bench.mock.requestCount == 2)
+        let key = try #require(HTTPCache.key(for: bench.mock.requests[0].request))
+        #expect(!key.contains("alice"))  // the credential itself is never part of what storage writes
+    }
+}
