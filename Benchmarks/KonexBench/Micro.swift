@@ -31,6 +31,18 @@ func micro() async throws {
         _ = ContinuousClock.now
     }
     await time("httpMethod get") { _ = built.httpMethod }
+    let smallURL = built.url!
+    await time("URLRequest(url:), fresh") { _ = URLRequest(url: smallURL) }
+    await time("URLRequest(url:) + setValue(Authorization)") {
+        var request = URLRequest(url: smallURL)
+        request.setValue("Bearer benchmark-token", forHTTPHeaderField: "Authorization")
+        _ = request
+    }
+    let authenticator = TokenAuthenticator(
+        credential: .init(accessToken: "benchmark-token"), refresh: { _ in .init(accessToken: "new") })
+    try await time("URLRequest(url:) + TokenAuthenticator.adapt") {
+        _ = try await authenticator.adapt(URLRequest(url: smallURL))
+    }
     await time("header read (absent)") { _ = built.value(forHTTPHeaderField: "Cache-Control") }
     await time("url.absoluteString") { _ = built.url!.absoluteString }
     await time("HTTPCache.key(for:)") { _ = HTTPCache.key(for: built) }
