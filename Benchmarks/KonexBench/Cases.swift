@@ -183,6 +183,12 @@ struct Benchmarks {
         }
         _ = try await raw()
         _ = try await viaKonex()
+        // KONEX_URLP_ONLY=raw|konex: one side alone, for `perf stat` of each (context switches, CPU).
+        switch ProcessInfo.processInfo.environment["KONEX_URLP_ONLY"] {
+        case "raw": for _ in 0..<config.rounds * 2 { _ = try await raw() }
+        case "konex": for _ in 0..<config.rounds * 2 { _ = try await viaKonex() }
+        default: break
+        }
         let (a, b) = try await interleaved(rounds: config.rounds, viaKonex, raw)
         return Result.compared(
             id: "urlprotocol_small", a, b, per: count, unit: "µs/request",
