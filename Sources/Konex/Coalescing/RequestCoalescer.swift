@@ -16,8 +16,13 @@ import Foundation
 /// slot). Replies say ``TransportReply/isShared`` when more than one caller received them.
 public final class RequestCoalescer: TransportInterceptor {
     private let ignoredHeaders: Set<String>
-    private let flights = Lock<[Key: Flight]>([:])
-    private let counter = Lock<UInt64>(0)
+    private let state = Lock(State())
+
+    private struct State {
+        var flights: [Key: Flight] = [:]
+        /// Numbers flights, so a finished call never answers a later flight of the same key.
+        var generations: UInt64 = 0
+    }
 
     /// Creates a coalescer.
     /// - Parameter ignoringHeaders: Header names that do not make requests different (a per-request trace id,
@@ -27,10 +32,12 @@ public final class RequestCoalescer: TransportInterceptor {
     }
 
     /// How many shared transport calls are in flight now.
-    public var inFlightCount: Int { flights.value.count }
+    public var inFlightCount: Int { state.withLock { $0.flights.count } }
 
     /// How many callers wait on shared calls now.
-    public var waiterCount: Int { flights.withLock { $0.values.reduce(0) { $0 + $1.waiters.count } } }
+    public var waiterCount: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } } }
+
+    private final class Ticket: Sendable {}
 
     /// What makes two requests the same.
     struct Key: Hashable {
@@ -63,28 +70,30 @@ public final class RequestCoalescer: TransportInterceptor {
 
     public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
         guard let key = key(for: request) else { return try await next(request) }
-        let id = counter.withLock { counter in
-            counter += 1
-            return counter
-        }
+        // A caller's identity among the waiters: the address of an object it holds until it returns. A waiter is
+        // removed before it is resumed, so no stale entry can share a reused address; and no shared counter means
+        // a burst of callers takes one lock, not two.
+        let ticket = Ticket()
+        let id = UInt64(UInt(bitPattern: ObjectIdentifier(ticket)))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let generation: UInt64? = flights.withLock { flights in
+                let generation: UInt64? = state.withLock { state in
                     // Cancelled before joining: the cancellation handler already ran and found nothing to remove.
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
                         return nil
                     }
-                    if flights[key] != nil {
-                        flights[key]!.waiters[id] = continuation
-                        flights[key]!.joined += 1
+                    if state.flights[key] != nil {
+                        state.flights[key]!.waiters[id] = continuation
+                        state.flights[key]!.joined += 1
                         return nil
                     }
-                    var flight = Flight(generation: id)
+                    state.generations += 1
+                    var flight = Flight(generation: state.generations)
                     flight.waiters[id] = continuation
                     flight.joined = 1
-                    flights[key] = flight
-                    return id
+                    state.flights[key] = flight
+                    return state.generations
                 }
                 guard let generation else { return }
                 // Not a child of the caller: the call must outlive the first caller if others still wait. It runs at
@@ -93,15 +102,16 @@ public final class RequestCoalescer: TransportInterceptor {
                 let task = Task(priority: TaskPriority(rawValue: priority)) {
                     await self.fly(key, generation: generation, request: request, next: next)
                 }
-                let stored = flights.withLock { flights in
-                    guard flights[key]?.generation == generation else { return false }
-                    flights[key]!.task = task
+                let stored = state.withLock { state in
+                    guard state.flights[key]?.generation == generation else { return false }
+                    state.flights[key]!.task = task
                     return true
                 }
                 if !stored { task.cancel() }  // every caller left before the task was stored
             }
         } onCancel: {
             leave(key, id: id)
+            withExtendedLifetime(ticket) {}
         }
     }
 
@@ -113,9 +123,9 @@ public final class RequestCoalescer: TransportInterceptor {
         } catch {
             result = .failure(error)
         }
-        let flight = flights.withLock { flights -> Flight? in
-            guard flights[key]?.generation == generation else { return nil }
-            return flights.removeValue(forKey: key)
+        let flight = state.withLock { state -> Flight? in
+            guard state.flights[key]?.generation == generation else { return nil }
+            return state.flights.removeValue(forKey: key)
         }
         guard let flight else { return }
         let shared = flight.joined > 1
@@ -131,16 +141,16 @@ public final class RequestCoalescer: TransportInterceptor {
 
     /// A caller was cancelled: it leaves now; the call is cancelled when nobody is left.
     private func leave(_ key: Key, id: UInt64) {
-        let (continuation, abandoned) = flights.withLock {
-            flights -> (CheckedContinuation<TransportReply, any Error>?, Task<Void, Never>?) in
-            guard var flight = flights[key], let continuation = flight.waiters.removeValue(forKey: id) else {
+        let (continuation, abandoned) = state.withLock {
+            state -> (CheckedContinuation<TransportReply, any Error>?, Task<Void, Never>?) in
+            guard var flight = state.flights[key], let continuation = flight.waiters.removeValue(forKey: id) else {
                 return (nil, nil)
             }
             if flight.waiters.isEmpty {
-                flights[key] = nil
+                state.flights[key] = nil
                 return (continuation, flight.task)
             }
-            flights[key] = flight
+            state.flights[key] = flight
             return (continuation, nil)
         }
         continuation?.resume(throwing: CancellationError())

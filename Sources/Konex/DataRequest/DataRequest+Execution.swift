@@ -156,15 +156,17 @@ extension DataRequest {
             if let chain {
                 // The innermost call may answer several callers (coalescing) or none (a cache hit), so progress
                 // through interceptors is reported at the ends only.
-                let phases = Lock<TransferPhases?>(nil)
+                let phases =
+                    (transport as? any ObservingTransport)?.reportsTransferPhases == true
+                    ? Lock<TransferPhases?>(nil) : nil
                 let replied = try await chain.reply(to: request) { request in
                     let (data, response, body) = try await Received.receive(
                         request, over: transport, into: .memory, report: nil)
-                    if let measured = body.phases { phases.value = measured }
+                    if let phases, let measured = body.phases { phases.value = measured }
                     return (data, response)
                 }
                 reply = replied
-                (data, response, body) = (replied.data, replied.response, Received.Body(phases: phases.value))
+                (data, response, body) = (replied.data, replied.response, Received.Body(phases: phases?.value))
             } else {
                 (data, response, body) = try await Received.receive(
                     request, over: transport, into: target, report: report)
