@@ -18,7 +18,7 @@ import Testing
 
     /// Waits until `count` callers wait on shared calls.
     func waitForWaiters(_ count: Int, calls: Int = 1) async throws {
-        try await waitUntil("\(count) callers waiting") { coalescer.waiterCount == count }
+        try await WaitTimeout.wait(for: "\(count) callers waiting") { coalescer.waiterCount == count }
         try await clock.waitForSleepers(calls)  // the shared calls sleep in the mock: advancing now wakes them
     }
 
@@ -81,7 +81,7 @@ import Testing
             #expect(error.stage == .cancelled)
         }
         #expect(coalescer.inFlightCount == 0)
-        try await waitUntil("the mock's sleep was cancelled") { clock.sleeperCount == 0 }
+        try await WaitTimeout.wait(for: "the mock's sleep was cancelled") { clock.sleeperCount == 0 }
     }
 
     @Test func aFailureReachesEveryCaller() async throws {
@@ -120,17 +120,5 @@ import Testing
         var withBody = a
         withBody.httpBody = Data("x".utf8)
         #expect(coalescer.key(for: withBody) == nil)
-    }
-}
-
-/// Polls `condition` (cheaply, yielding) until it holds; fails after 10 s instead of hanging.
-func waitUntil(_ what: String, _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        if ContinuousClock.now > deadline {
-            Issue.record("timed out waiting until \(what)")
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(1))
     }
 }

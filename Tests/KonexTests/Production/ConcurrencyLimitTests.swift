@@ -64,7 +64,7 @@ import Testing
         for index in 0..<5 {
             tasks.append(Task { try await client.request("https://a.test/\(index)").response() })
             // One at a time, so the arrival order is known; the queue must keep it.
-            try await waitUntil("request \(index) arrived") { limit.counts == (1, index) }
+            try await WaitTimeout.wait(for: "request \(index) arrived") { limit.counts == (1, index) }
         }
         for _ in 0..<5 {
             try await gate.clock.waitForSleepers(1)
@@ -79,7 +79,7 @@ import Testing
         let limit = ConcurrencyLimit(maximum: 3, perHost: 1)
         let client = KonexClient(transport: gate, interceptors: [limit])
         let a = (0..<3).map { index in Task { try await client.request("https://a.test/\(index)").response() } }
-        try await waitUntil("a.test's queue") { limit.counts == (1, 2) }
+        try await WaitTimeout.wait(for: "a.test's queue") { limit.counts == (1, 2) }
         let b = Task { try await client.request("https://b.test/0").response() }
         try await gate.clock.waitForSleepers(2)  // b.test started though two a.test requests arrived first
         #expect(Set(gate.started.map { URL(string: $0)!.host! }) == ["a.test", "b.test"])
@@ -96,9 +96,9 @@ import Testing
         let limit = ConcurrencyLimit(maximum: 1, queueLimit: 1)
         let client = KonexClient(transport: gate, interceptors: [limit])
         let first = Task { try await client.request("https://a.test/1").response() }
-        try await waitUntil("one in flight") { limit.counts == (1, 0) }
+        try await WaitTimeout.wait(for: "one in flight") { limit.counts == (1, 0) }
         let second = Task { try await client.request("https://a.test/2").response() }
-        try await waitUntil("one in flight, one waiting") { limit.counts == (1, 1) }
+        try await WaitTimeout.wait(for: "one in flight, one waiting") { limit.counts == (1, 1) }
         let error = try await requireThrows(KonexError.self) {
             _ = try await client.request("https://a.test/3").response()
         }
@@ -117,9 +117,9 @@ import Testing
         let limit = ConcurrencyLimit(maximum: 1)
         let client = KonexClient(transport: gate, interceptors: [limit])
         let first = Task { try await client.request("https://a.test/1").response() }
-        try await waitUntil("one in flight") { limit.counts == (1, 0) }
+        try await WaitTimeout.wait(for: "one in flight") { limit.counts == (1, 0) }
         let queued = Task { try await client.request("https://a.test/2").response() }
-        try await waitUntil("one waiting") { limit.counts == (1, 1) }
+        try await WaitTimeout.wait(for: "one waiting") { limit.counts == (1, 1) }
         queued.cancel()
         let error = try await requireThrows(KonexError.self) { _ = try await queued.value }
         #expect(error.stage == .cancelled)
@@ -190,7 +190,7 @@ extension ConcurrencyLimitTests {
         ]
         for (index, (name, priority)) in arrivals.enumerated() {
             tasks.append(Task(priority: priority) { try await client.request("https://a.test/\(name)").response() })
-            try await waitUntil("\(name) arrived") { limit.counts == (1, index) }
+            try await WaitTimeout.wait(for: "\(name) arrived") { limit.counts == (1, index) }
         }
         for _ in arrivals {
             try await gate.clock.waitForSleepers(1)

@@ -257,7 +257,7 @@ struct CacheBench {
         #expect(stale.source == .cache)
         try await bench.mock.waitForRequests(2)
         #expect(bench.mock.requests.last?.header("If-None-Match") == #""a""#)
-        try await waitUntil("the background revalidation stored its result") {
+        try await WaitTimeout.wait(for: "the background revalidation stored its result") {
             (bench.cache.storage.response(forKey: "https://api.test/v1/doc").map {
                 $0.responseDate == bench.now.value
             }) == true
