@@ -31,7 +31,7 @@ public final class HTTPCache: TransportInterceptor {
     public let storage: any HTTPCacheStorage
     /// Whether this cache is shared among users (`s-maxage` applies, `private` responses are not kept); `false`.
     public let isShared: Bool
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     /// Keys whose background revalidation (`stale-while-revalidate`) is running, so one runs at a time per key.
     private let revalidating = Lock<Set<String>>([])
     /// The last response head served per key: building an HTTPURLResponse costs microseconds on Linux, and hits
@@ -137,18 +137,18 @@ public final class HTTPCache: TransportInterceptor {
         } else if asked.has("only-if-cached") {
             return gatewayTimeout(request)
         }
-        return try await fetch(key: key, request: outgoing, original: request, next: next)
+        return try await fetch(key: key, request: outgoing, original: request, asked: asked, next: next)
     }
 
     // MARK: Network
 
     /// Asks the server and keeps the answer when allowed.
-    private func fetch(key: String, request: URLRequest, original: URLRequest, next: TransportNext) async throws
-        -> TransportReply
-    {
+    private func fetch(
+        key: String, request: URLRequest, original: URLRequest, asked: CacheControl, next: TransportNext
+    ) async throws -> TransportReply {
         let requestDate = now()
         let reply = try await next(request)
-        keep(reply, key: key, request: original, requestDate: requestDate)
+        keep(reply, key: key, request: original, asked: asked, requestDate: requestDate)
         return reply
     }
 
@@ -180,7 +180,7 @@ public final class HTTPCache: TransportInterceptor {
         if (500...599).contains(status), let fallback = staleIfError(stored, key: key, request: request, asked: asked) {
             return fallback
         }
-        keep(reply, key: key, request: request, requestDate: requestDate)
+        keep(reply, key: key, request: request, asked: asked, requestDate: requestDate)
         return reply
     }
 
@@ -207,62 +207,6 @@ public final class HTTPCache: TransportInterceptor {
             defer { _ = revalidating.withLock { $0.remove(key) } }
             _ = try? await revalidate(stored, key: key, request: request, asked: CacheControl(nil), next: next)
         }
-    }
-
-    // MARK: Storing
-
-    /// Stores `reply` when RFC 9111 §3 allows it and it can ever be reused; otherwise drops what was stored.
-    private func keep(_ reply: TransportReply, key: String, request: URLRequest, requestDate: Date) {
-        let response = reply.response
-        guard let url = request.url else { return }
-        let entry = CachedResponse(
-            url: url, statusCode: response.statusCode, headers: HTTPHeaders(response).dictionary, body: reply.data,
-            requestDate: requestDate, responseDate: now())
-        guard var kept = storable(entry, request: request) else {
-            // A full answer that may not be kept still makes the old one outdated.
-            if response.statusCode != 304 { storage.removeResponse(forKey: key) }
-            return
-        }
-        for name in kept.parsed.varyNames {
-            if let value = request.value(forHTTPHeaderField: name) { kept.varying[name] = value }
-        }
-        storage.store(kept, forKey: key)
-    }
-
-    /// The entry, if it may be stored and could ever be reused.
-    private func storable(_ entry: CachedResponse, request: URLRequest) -> CachedResponse? {
-        let control = entry.cacheControl
-        let asked = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
-        guard !control.has("no-store"), !asked.has("no-store"),
-            !entry.parsed.varyNames.contains("*")  // never matches again (§4.1)
-        else { return nil }
-        if isShared {
-            guard !control.has("private") else { return nil }
-            if request.value(forHTTPHeaderField: "Authorization") != nil,
-                !(control.has("public") || control.has("s-maxage") || control.has("must-revalidate"))
-            {
-                return nil
-            }
-        }
-        let explicit = entry.hasExplicitFreshness(shared: isShared)
-        let understood =
-            CachedResponse.heuristicallyCacheable.contains(entry.statusCode)
-            || (explicit && [302, 307].contains(entry.statusCode))
-        guard understood else { return nil }
-        // Keep what can be served fresh or revalidated; a response with neither is dead weight.
-        guard explicit || entry.heuristicLifetime > 0 || entry.hasValidator || control.has("public") else {
-            return nil
-        }
-        return entry
-    }
-
-    /// The stored entry when the request agrees with it on every header it varies on (§4.1).
-    private func matching(_ stored: CachedResponse, _ request: URLRequest) -> CachedResponse? {
-        for name in stored.parsed.varyNames {
-            if name == "*" { return nil }
-            if stored.varying[name] != request.value(forHTTPHeaderField: name) { return nil }
-        }
-        return stored
     }
 
     // MARK: Serving
