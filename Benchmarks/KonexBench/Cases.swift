@@ -43,8 +43,9 @@ struct Result: Encodable {
 }
 
 extension Result {
-    /// A Konex-vs-baseline result from interleaved samples: the median per operation, the ratio of medians, the
-    /// spread of the per-round ratios and the CPU-time ratio, so a reader sees how far one run can be trusted.
+    /// A Konex-vs-baseline result from interleaved samples: the median per operation on each side, the median of the
+    /// per-round ratios (each round's two sides run back to back, so the pair shares the machine's state of the
+    /// moment and a slow stretch of the machine cancels out), their spread, and the CPU-time ratio.
     static func compared(
         id: String, _ konex: [Sample], _ baseline: [Sample], per count: Int, scale: Double = 1e6, unit: String,
         detail: String
@@ -52,11 +53,12 @@ extension Result {
         let konexValue = konex.map(\.wall).median / Double(count) * scale
         let baselineValue = baseline.map(\.wall).median / Double(count) * scale
         let rounds = zip(konex, baseline).map { $0.wall / $1.wall }
-        let cpu = konex.map(\.cpu).median / baseline.map(\.cpu).median
+        let cpuRounds = zip(konex, baseline).map { $0.cpu / max($1.cpu, 1e-9) }
         return Result(
-            id: id, konex: konexValue, baseline: baselineValue, ratio: konexValue / baselineValue, unit: unit,
+            id: id, konex: konexValue, baseline: baselineValue, ratio: rounds.median, unit: unit,
             detail: String(
-                format: "%@; per-round ratio %.3f–%.3f; CPU ratio %.3f", detail, rounds.min()!, rounds.max()!, cpu))
+                format: "%@; per-round ratio %.3f–%.3f (ratio of medians %.3f); CPU ratio %.3f", detail,
+                rounds.min()!, rounds.max()!, konexValue / baselineValue, cpuRounds.median))
     }
 }
 
@@ -147,15 +149,18 @@ struct Benchmarks {
     /// `urlprotocol_small`: the same small GET answered in-process by a URLProtocol (no socket, so steady): raw
     /// `data(for:)` + decode vs Konex, both on sessions with the same configuration.
     func urlProtocolSmall() async throws -> Result {
-        let count = config.sequential
+        // Four times the rounds, a quarter of the requests each: the same total, with the two sides of a pair closer
+        // in time, so the per-round ratios see less of the machine's drift.
+        let count = config.sequential / 4
+        let rounds = config.rounds * 4
         let rawSession = URLSession(configuration: StubProtocol.configuration())
-        // KONEX_URLP_VARIANT=plain: Konex over a bare `data(for:)` transport on a session without a delegate, to
-        // tell the transport's share from the pipeline's.
-        let plain = ProcessInfo.processInfo.environment["KONEX_URLP_VARIANT"] == "plain"
-        let given = ProcessInfo.processInfo.environment["KONEX_URLP_VARIANT"] == "urlrequest"
+        // Diagnostics, KONEX_URLP_VARIANT=…: `plain` Konex over a bare `data(for:)` transport on a session without a
+        // delegate; `urlrequest` Konex sending a ready URLRequest; `data` that, `responseData()` only, decoded as raw
+        // decodes; `transport` URLSessionTransport.send alone. Each tells one layer's share from the next.
+        let variant = ProcessInfo.processInfo.environment["KONEX_URLP_VARIANT"] ?? ""
         let konex = KonexClient(
             baseURL: URL(string: "http://stub.test")!,
-            transport: plain
+            transport: variant == "plain"
                 ? DataForTransport(session: URLSession(configuration: StubProtocol.configuration()))
                 : URLSessionTransport(configuration: StubProtocol.configuration()))
         let url = URL(string: "http://stub.test/small")!
@@ -170,12 +175,18 @@ struct Benchmarks {
         }
         let viaKonex = {
             try await measure {
-                if given {
-                    for _ in 0..<count {
+                for _ in 0..<count {
+                    switch variant {
+                    case "transport":
+                        let (data, response) = try await konex.transport.send(URLRequest(url: url))
+                        guard response.statusCode == 200 else { throw ServerError("bad status") }
+                        _ = try JSONDecoder().decode(Small.self, from: data)
+                    case "data":
+                        let data = try await konex.request(URLRequest(url: url)).responseData()
+                        _ = try JSONDecoder().decode(Small.self, from: data)
+                    case "urlrequest":
                         _ = try await konex.request(URLRequest(url: url)).validate().responseObject(of: Small.self)
-                    }
-                } else {
-                    for _ in 0..<count {
+                    default:
                         _ = try await konex.request("/small").validate().responseObject(of: Small.self)
                     }
                 }
@@ -183,13 +194,15 @@ struct Benchmarks {
         }
         _ = try await raw()
         _ = try await viaKonex()
-        // KONEX_URLP_ONLY=raw|konex: one side alone, for `perf stat` of each (context switches, CPU).
-        switch ProcessInfo.processInfo.environment["KONEX_URLP_ONLY"] {
-        case "raw": for _ in 0..<config.rounds * 2 { _ = try await raw() }
-        case "konex": for _ in 0..<config.rounds * 2 { _ = try await viaKonex() }
-        default: break
+        // KONEX_URLP_ONLY=raw|konex: one side alone, for `perf stat` or `perf record` of each: nothing else runs.
+        if let only = ProcessInfo.processInfo.environment["KONEX_URLP_ONLY"] {
+            var samples: [Sample] = []
+            for _ in 0..<rounds * 2 { samples.append(try await only == "raw" ? raw() : viaKonex()) }
+            return Result.compared(
+                id: "urlprotocol_small_\(only)", samples, samples, per: count, unit: "µs/request",
+                detail: "one side alone (KONEX_URLP_ONLY), for profiles")
         }
-        let (a, b) = try await interleaved(rounds: config.rounds, viaKonex, raw)
+        let (a, b) = try await interleaved(rounds: rounds, viaKonex, raw)
         return Result.compared(
             id: "urlprotocol_small", a, b, per: count, unit: "µs/request",
             detail: "in-process URLProtocol, no socket: Konex vs data(for:) + JSONDecoder")

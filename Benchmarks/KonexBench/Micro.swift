@@ -21,7 +21,7 @@ func micro() async throws {
     try await time("mock.send") { _ = try await mock.send(built) }
     try await time("responseData") { _ = try await request.responseData() }
     // For `perf record`: KONEX_BENCH_PROFILE=1 repeats the full request path long enough to sample.
-    if ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"] != nil {
+    if ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"] == "1" {
         for _ in 0..<2_000_000 { _ = try await request.responseData() }
     }
     await time("Date()+3 clocks") {
@@ -64,4 +64,72 @@ func micro() async throws {
     let next = TransportNext { _ in throw URLError(.badURL) }
     try await time("HTTPCache.intercept, hit") { _ = try await cache.intercept(built, next: next) }
     await time("url.path") { _ = built.url!.path(percentEncoded: false) }
+
+    // Konex's own share of `urlprotocol_small`: the same chain over a transport that answers at once, beside what the
+    // raw loop does besides `data(for:)` (a fresh `URLRequest` and a fresh decoder).
+    let instant = InstantTransport(body: body, url: built.url!)
+    let instantClient = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: instant)
+    try await time("instant: data + JSONDecoder().decode") {
+        let (data, response) = try await instant.send(URLRequest(url: smallURL))
+        guard response.statusCode == 200 else { throw ServerError("bad status") }
+        _ = try JSONDecoder().decode(Small.self, from: data)
+    }
+    try await time("instant: request(path).validate().responseObject") {
+        _ = try await instantClient.request("/small").validate().responseObject(of: Small.self)
+    }
+    try await time("instant: request(URLRequest).validate().responseObject") {
+        _ = try await instantClient.request(URLRequest(url: smallURL)).validate().responseObject(of: Small.self)
+    }
+    try await time("instant: request(path).responseData") {
+        _ = try await instantClient.request("/small").responseData()
+    }
+    let sharedDecoder = JSONDecoder()
+    for _ in 0..<2 {
+        try await time("decode Small, fresh JSONDecoder") { _ = try JSONDecoder().decode(Small.self, from: body) }
+        try await time("decode Small, shared JSONDecoder") { _ = try sharedDecoder.decode(Small.self, from: body) }
+    }
+    let yielding = InstantTransport(body: body, url: built.url!, yields: true)
+    let yieldingClient = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: yielding)
+    for _ in 0..<3 {
+        try await time("yielding: data + JSONDecoder().decode") {
+            let (data, response) = try await yielding.send(URLRequest(url: smallURL))
+            guard response.statusCode == 200 else { throw ServerError("bad status") }
+            _ = try JSONDecoder().decode(Small.self, from: data)
+        }
+        try await time("yielding: request(URLRequest).responseData + decode") {
+            let data = try await yieldingClient.request(URLRequest(url: smallURL)).responseData()
+            _ = try JSONDecoder().decode(Small.self, from: data)
+        }
+    }
+    if ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"] == "instant" {
+        let times = Int(ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE_N"] ?? "") ?? 3_000_000
+        for _ in 0..<times { _ = try await instantClient.request("/small").validate().responseObject(of: Small.self) }
+    }
+    if ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"] == "instant-raw" {
+        let times = Int(ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE_N"] ?? "") ?? 3_000_000
+        for _ in 0..<times {
+            let (data, _) = try await instant.send(URLRequest(url: smallURL))
+            _ = try JSONDecoder().decode(Small.self, from: data)
+        }
+    }
+}
+
+/// Answers every request at once with the same body and head: no matching, no journal.
+struct InstantTransport: Transport {
+    let body: Data
+    let head: HTTPURLResponse
+
+    var yields = false
+
+    init(body: Data, url: URL, yields: Bool = false) {
+        self.body = body
+        self.yields = yields
+        head = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        if yields { await Task.yield() }
+        return (body, head)
+    }
 }

@@ -2,8 +2,24 @@
 struct TransportScope: Sendable {
     let transport: any Transport
     let clock: (any Clock<Duration>)?
+    let observer: (any ObservingTransport)?
+
+    init(transport: any Transport, clock: (any Clock<Duration>)?) {
+        self.transport = transport
+        self.clock = clock
+        observer = transport.phaseObserver
+    }
 
     @TaskLocal static var current: TransportScope?
+}
+
+extension Transport {
+    /// The transport as an ``ObservingTransport`` when phases are worth asking for, else `nil`. Looked up once per
+    /// client or scope: a dynamic cast on every request costs a conformance lookup, cold by the time a response is in.
+    var phaseObserver: (any ObservingTransport)? {
+        guard let observing = self as? any ObservingTransport, observing.reportsTransferPhases else { return nil }
+        return observing
+    }
 }
 
 extension KonexClient {
@@ -35,6 +51,12 @@ extension KonexClient {
 
     /// The transport requests go through now: a scope's, else this client's own.
     var activeTransport: any Transport { TransportScope.current?.transport ?? transport }
+
+    /// The transport requests go through now, with its phase observer (see ``Transport/phaseObserver``).
+    var activeRoute: (transport: any Transport, observer: (any ObservingTransport)?) {
+        if let scope = TransportScope.current { return (scope.transport, scope.observer) }
+        return (transport, transportObserver)
+    }
 
     /// The clock waits use now: a scope's, else this client's own.
     var activeClock: any Clock<Duration> { TransportScope.current?.clock ?? clock }

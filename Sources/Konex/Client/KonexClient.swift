@@ -42,6 +42,8 @@ public final class KonexClient: Sendable {
     private let components: Lock<Components>
     /// `baseURL` as text, without trailing slashes, checked once: relative paths are joined to it on every request.
     let basePrefix: CheckedBase?
+    /// ``transport`` as an observing transport, when it reports phases.
+    let transportObserver: (any ObservingTransport)?
 
     /// Creates a client.
     /// - Parameters:
@@ -90,6 +92,7 @@ public final class KonexClient: Sendable {
         self.clock = clock
         self.callbackQueue = callbackQueue
         basePrefix = baseURL.map(CheckedBase.init)
+        transportObserver = transport.phaseObserver
         components = Lock(
             Components(
                 plugins: plugins, validators: responseValidators, processors: responseProcessors, adapters: adapters,

@@ -150,18 +150,16 @@ extension DataRequest {
         let report = progress.map { ProgressReport($0, request: request) }
         report?.started()
         do {
-            let transport = client.activeTransport
+            let (transport, observer) = client.activeRoute
             var reply: TransportReply?
             let (data, response, body): (Data, HTTPURLResponse, Received.Body)
             if let chain {
                 // The innermost call may answer several callers (coalescing) or none (a cache hit), so progress
                 // through interceptors is reported at the ends only.
-                let phases =
-                    (transport as? any ObservingTransport)?.reportsTransferPhases == true
-                    ? Lock<TransferPhases?>(nil) : nil
+                let phases = observer == nil ? nil : Lock<TransferPhases?>(nil)
                 let replied = try await chain.reply(to: request) { request in
                     let (data, response, body) = try await Received.receive(
-                        request, over: transport, into: .memory, report: nil)
+                        request, over: transport, observer: observer, into: .memory, report: nil)
                     if let phases, let measured = body.phases { phases.value = measured }
                     return (data, response)
                 }
@@ -169,7 +167,7 @@ extension DataRequest {
                 (data, response, body) = (replied.data, replied.response, Received.Body(phases: phases?.value))
             } else {
                 (data, response, body) = try await Received.receive(
-                    request, over: transport, into: target, report: report)
+                    request, over: transport, observer: observer, into: target, report: report)
             }
             let file = body.file
             let now = ContinuousClock.now

@@ -27,15 +27,28 @@ extension DataRequest {
         }
     }
 
+    /// ``response(of:atKeyPath:decoder:errorType:)`` without the envelope, for the terminals that return the value.
+    func value<T: Decodable & Sendable>(
+        of type: T.Type, atKeyPath keyPath: String?, decoder: JSONDecoder?,
+        errorType: (any (Decodable & Sendable).Type)?
+    ) async throws -> T {
+        let request = decodingErrors(as: errorType)
+        let decoder = decoder ?? client.decoder
+        let path = keyPath.map(JSONKeyPath.init)
+        return try Self.serialized(try await request.execute()) { exchange in
+            try Self.decode(type, from: exchange, keyPath: path, decoder: decoder)
+        }
+    }
+
     /// Sends the request and returns the (processed) body.
     /// - Throws: ``KonexError``.
-    public func responseData() async throws -> Data { try await response().value }
+    public func responseData() async throws -> Data { try await execute().data }
 
     /// Sends the request and returns the body as text, in the response's charset (UTF-8 when none is given).
     /// - Parameter encoding: Forces an encoding instead of the response's charset.
     /// - Throws: ``KonexError`` with stage `.decoding` when the bytes are not valid in that encoding.
     public func responseString(encoding: String.Encoding? = nil) async throws -> String {
-        try await serialize { exchange in
+        try Self.serialized(try await execute()) { exchange in
             let encoding =
                 encoding ?? exchange.response.value(forHTTPHeaderField: "Content-Type")
                 .flatMap(MediaType.charset(of:)).flatMap(Self.encoding(named:)) ?? .utf8
@@ -45,14 +58,14 @@ extension DataRequest {
                     response: exchange.response, data: exchange.received)
             }
             return text
-        }.value
+        }
     }
 
     /// Sends the request and parses the body as a ``JSON`` value (Konex's optional JSON parsing).
     /// - Parameter keyPath: A dotted path to a nested value.
     /// - Throws: ``KonexError``; an empty body is an error, not `.null`.
     public func responseJSON(atKeyPath keyPath: String? = nil) async throws -> JSON {
-        try await response(of: JSON.self, atKeyPath: keyPath).value
+        try await value(of: JSON.self, atKeyPath: keyPath, decoder: nil, errorType: nil)
     }
 
     /// Sends the request and decodes one object.
@@ -67,7 +80,7 @@ extension DataRequest {
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> T {
-        try await response(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType).value
+        try await value(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType)
     }
 
     /// Sends the request and decodes an array.
@@ -82,15 +95,21 @@ extension DataRequest {
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> [T] {
-        try await response(of: [T].self, atKeyPath: keyPath, decoder: decoder, errorType: errorType).value
+        try await value(of: [T].self, atKeyPath: keyPath, decoder: decoder, errorType: errorType)
     }
 
     /// Step 8: runs the pipeline, then `body`, mapping any error to a decoding-stage ``KonexError``.
     func serialize<Value: Sendable>(_ body: (Exchange) throws -> Value) async throws -> Response<Value> {
         let exchange = try await execute()
-        let value: Value
+        return Response(
+            value: try Self.serialized(exchange, body), request: exchange.request, response: exchange.response,
+            data: exchange.received, timing: exchange.timing, source: exchange.source)
+    }
+
+    /// Runs `body` on a finished exchange, mapping any error to a decoding-stage ``KonexError``.
+    static func serialized<Value>(_ exchange: Exchange, _ body: (Exchange) throws -> Value) throws -> Value {
         do {
-            value = try body(exchange)
+            return try body(exchange)
         } catch let error as KonexError {
             throw error
         } catch {
@@ -99,9 +118,6 @@ extension DataRequest {
             failure.attempt = exchange.timing.attempt
             throw failure
         }
-        return Response(
-            value: value, request: exchange.request, response: exchange.response, data: exchange.received,
-            timing: exchange.timing, source: exchange.source)
     }
 
     static func decode<T: Decodable>(
@@ -109,10 +125,11 @@ extension DataRequest {
     )
         throws -> T
     {
-        // `Empty` means "the body does not matter": whatever arrived (JSON or not) is accepted unread.
-        if type == Empty.self, let empty = Empty() as? T { return empty }
+        // `Empty` means "the body does not matter": whatever arrived (JSON or not) is accepted unread. (Compared by
+        // identifier: `==` on metatypes wraps both in optionals, a metadata lookup on every response.)
+        if ObjectIdentifier(type) == ObjectIdentifier(Empty.self), let empty = Empty() as? T { return empty }
         let data = exchange.data
-        if data.isEmpty || data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if data.isEmpty || Self.isWhitespace(data.first!) && data.allSatisfy(Self.isWhitespace) {
             if let empty = type as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
             throw KonexError.decoding(
                 EmptyBodyFailure(type: type, statusCode: exchange.response.statusCode), keyPath: nil,
@@ -126,6 +143,11 @@ extension DataRequest {
                 error, keyPath: keyPath, request: exchange.request,
                 response: exchange.response, data: exchange.received)
         }
+    }
+
+    /// JSON's four whitespace bytes. A body is checked byte by byte only when it starts with one (rarely).
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     private static func encoding(named charset: String) -> String.Encoding? {

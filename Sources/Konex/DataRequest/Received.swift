@@ -15,8 +15,10 @@ enum Received {
 
     /// Receives the body of `request` as `target` asks. For a file or a stream, the returned data is only the start
     /// of an error body (when the status is outside 200..<300), so validators and error models still see it.
+    /// `observer` is `transport` itself when it reports phases (``Transport/phaseObserver``).
     static func receive(
-        _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?
+        _ request: URLRequest, over transport: any Transport, observer phaseObserver: (any ObservingTransport)?,
+        into target: BodyTarget, report: ProgressReport?
     ) async throws -> (Data, HTTPURLResponse, Body) {
         // Made only when someone listens: most requests have no progress handler and run where no phases arrive.
         func observed() -> (TransferObserver, Lock<TransferPhases?>) {
@@ -37,7 +39,7 @@ enum Received {
         }
         switch target {
         case .memory:
-            if let observing = transport as? any ObservingTransport, observing.reportsTransferPhases {
+            if let observing = phaseObserver {
                 let (observer, phases) = observed()
                 let (data, response) = try await observing.send(request, observer: observer)
                 return (data, response, Body(phases: phases.value))

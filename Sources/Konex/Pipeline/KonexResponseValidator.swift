@@ -28,24 +28,33 @@ public struct ValidationFailure: Error, Sendable, Hashable, CustomStringConverti
 
 /// Accepts only the given status codes.
 public struct StatusCodeValidator: KonexResponseValidator {
-    let acceptable: @Sendable (Int) -> Bool
-    let expectation: String
+    // Stored as given (small enough to sit inline in an existential); the message is written only on failure.
+    private enum Acceptable: Sendable {
+        case range(Range<Int>)
+        case codes(Set<Int>)
+    }
+    private let acceptable: Acceptable
 
     /// Accepts codes in `range`.
-    public init(_ range: Range<Int>) {
-        acceptable = { range.contains($0) }
-        expectation = "\(range.lowerBound)..<\(range.upperBound)"
-    }
+    public init(_ range: Range<Int>) { acceptable = .range(range) }
 
     /// Accepts codes in `codes`.
-    public init(_ codes: Set<Int>) {
-        acceptable = { codes.contains($0) }
-        expectation = codes.sorted().map(String.init).joined(separator: ", ")
-    }
+    public init(_ codes: Set<Int>) { acceptable = .codes(codes) }
 
     public func validate(_ response: HTTPURLResponse, data: Data) throws {
-        guard acceptable(response.statusCode) else {
-            throw ValidationFailure("unacceptable status code \(response.statusCode) (expected \(expectation))")
+        let status = response.statusCode
+        switch acceptable {
+        case .range(let range) where range.contains(status): return
+        case .codes(let codes) where codes.contains(status): return
+        default: throw ValidationFailure("unacceptable status code \(status) (expected \(expectation))")
+        }
+    }
+
+    private var expectation: String {
+        switch acceptable {
+        case .range(let range): "\(range.lowerBound)..<\(range.upperBound)"
+        case .codes(let codes) where codes.isEmpty: "no status code at all"
+        case .codes(let codes): codes.sorted().map(String.init).joined(separator: ", ")
         }
     }
 }

@@ -52,7 +52,8 @@ public protocol ObservingTransport: Transport {
     /// Sends `request`, reporting to `observer` as the transfer goes.
     func send(_ request: URLRequest, observer: TransferObserver) async throws -> (Data, HTTPURLResponse)
 
-    /// Whether ``send(_:observer:)`` is worth its cost for every request; `true` by default.
+    /// Whether ``send(_:observer:)`` is worth its cost for every request; `true` by default. Read once, when a client
+    /// (or a `withTransport` scope) is made with this transport.
     var reportsTransferPhases: Bool { get }
 }
 

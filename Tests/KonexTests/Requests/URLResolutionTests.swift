@@ -50,4 +50,20 @@ import Testing
         #expect(try await client.request(request).responseString() == "pong")
         #expect(mock.requests.map(\.method) == [.get, .get, .options])
     }
+
+    @Test func joinedURLsAreRememberedPerBaseAndBounded() throws {
+        let base = CheckedBase(URL(string: "https://api.test/v1/")!)
+        let first = try DataRequest.resolve("/posts", against: base, method: .get)
+        #expect(base.joinedURL(for: "/posts") == first)
+        #expect(try DataRequest.resolve("/posts", against: base, method: .get) == first)
+        // A different spelling of the same path is its own entry and still joins the same way.
+        #expect(try DataRequest.resolve("posts", against: base, method: .get).absoluteString == first.absoluteString)
+        // Past the limit the memory starts over: never more entries than the limit, every answer still right.
+        for index in 0..<(CheckedBase.joinedLimit * 3) {
+            let url = try DataRequest.resolve("/items/\(index)", against: base, method: .get)
+            #expect(url.absoluteString == "https://api.test/v1/items/\(index)")
+        }
+        #expect(base.joinedCount <= CheckedBase.joinedLimit)
+        #expect(base.joinedURL(for: "/posts") == nil)
+    }
 }
