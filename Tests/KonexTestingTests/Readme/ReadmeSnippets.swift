@@ -464,3 +464,13 @@ struct BlogClient: Sendable {
     }
 }
 } }
+
+extension Readme { static func snippet32() async throws {
+#sourceLocation(file: "README.md", line: 790)
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.urlCache = nil   // Linux: no directory listing before each request
+  let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
+  let posts = try await client.request(GetPosts()).responseArray(of: Post.self)
+  print(posts.count)
+#sourceLocation()
+} }
