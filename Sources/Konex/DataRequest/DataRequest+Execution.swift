@@ -142,7 +142,8 @@ extension DataRequest {
     }
 
     /// Step 4: the transport call, timed, with cancellation and the size limit applied.
-    private func send(
+    // Inlined into `execute`: one async frame fewer on every request.
+    @inline(__always) private func send(
         _ request: URLRequest, into target: BodyTarget, through chain: InterceptorChain?, attempt: Int, startDate: Date,
         started: ContinuousClock.Instant
     ) async -> Result<TransportResponse, KonexError> {

@@ -28,7 +28,8 @@ extension DataRequest {
     }
 
     /// ``response(of:atKeyPath:decoder:errorType:)`` without the envelope, for the terminals that return the value.
-    func value<T: Decodable & Sendable>(
+    // Inlined into each terminal: one async frame fewer on every request.
+    @inline(__always) func value<T: Decodable & Sendable>(
         of type: T.Type, atKeyPath keyPath: String?, decoder: JSONDecoder?,
         errorType: (any (Decodable & Sendable).Type)?
     ) async throws -> T {

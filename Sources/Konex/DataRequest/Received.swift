@@ -16,7 +16,9 @@ enum Received {
     /// Receives the body of `request` as `target` asks. For a file or a stream, the returned data is only the start
     /// of an error body (when the status is outside 200..<300), so validators and error models still see it.
     /// `observer` is `transport` itself when it reports phases (``Transport/phaseObserver``).
-    static func receive(
+    // Inlined, like the other steps between a terminal and `URLSession`: every async frame is entered and resumed
+    // once a request, with cold caches after FoundationNetworking's own work (see BENCHMARKS.md, *Paired ratios*).
+    @inline(__always) static func receive(
         _ request: URLRequest, over transport: any Transport, observer phaseObserver: (any ObservingTransport)?,
         into target: BodyTarget, report: ProgressReport?
     ) async throws -> (Data, HTTPURLResponse, Body) {

@@ -66,7 +66,8 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport, O
     }
 
     /// `data(for:)` (cheaper per request than a data task with a completion handler), with a task delegate or none.
-    func exchange(_ request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws
+    // Inlined: one async frame fewer between Konex and `data(for:)` on every request.
+    @inline(__always) func exchange(_ request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws
         -> (Data, HTTPURLResponse)
     {
         let request = Self.prepared(request)
