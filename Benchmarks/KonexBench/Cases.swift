@@ -54,11 +54,19 @@ extension Result {
         let baselineValue = baseline.map(\.wall).median / Double(count) * scale
         let rounds = zip(konex, baseline).map { $0.wall / $1.wall }
         let cpuRounds = zip(konex, baseline).map { $0.cpu / max($1.cpu, 1e-9) }
+        var counted = ""
+        let konexInstructions = konex.compactMap(\.instructions).map { Double($0) / Double(count) }
+        let baselineInstructions = baseline.compactMap(\.instructions).map { Double($0) / Double(count) }
+        if !konexInstructions.isEmpty, !baselineInstructions.isEmpty {
+            counted = String(
+                format: "; instructions per operation %.0f vs %.0f (%.3f×)", konexInstructions.median,
+                baselineInstructions.median, konexInstructions.median / baselineInstructions.median)
+        }
         return Result(
             id: id, konex: konexValue, baseline: baselineValue, ratio: rounds.median, unit: unit,
             detail: String(
-                format: "%@; per-round ratio %.3f–%.3f (ratio of medians %.3f); CPU ratio %.3f", detail,
-                rounds.min()!, rounds.max()!, konexValue / baselineValue, cpuRounds.median))
+                format: "%@; per-round ratio %.3f–%.3f (ratio of medians %.3f); CPU ratio %.3f%@", detail,
+                rounds.min()!, rounds.max()!, konexValue / baselineValue, cpuRounds.median, counted))
     }
 }
 
@@ -133,17 +141,12 @@ struct Benchmarks {
         _ = try await run(raw)  // warm both paths: connections, caches
         _ = try await run(konex)
         let (a, b) = try await interleaved(rounds: config.rounds, { try await run(konex) }, { try await run(raw) })
-        let konexWall = a.map(\.wall).median / Double(count) * 1e6
-        let rawWall = b.map(\.wall).median / Double(count) * 1e6
-        let cpuRatio = a.map(\.cpu).median / b.map(\.cpu).median
-        return Result(
-            id: concurrently ? "concurrent_small" : "seq_small", konex: konexWall, baseline: rawWall,
-            ratio: konexWall / rawWall,
-            unit: "µs/request",
+        return Result.compared(
+            id: concurrently ? "concurrent_small" : "seq_small", a, b, per: count, unit: "µs/request",
             detail: String(
-                format: "CPU ratio %.3f; wall min–max %.1f–%.1f vs %.1f–%.1f µs", cpuRatio,
-                a.map(\.wall).min()! / Double(count) * 1e6, a.map(\.wall).max()! / Double(count) * 1e6,
-                b.map(\.wall).min()! / Double(count) * 1e6, b.map(\.wall).max()! / Double(count) * 1e6))
+                format: "wall min–max %.1f–%.1f vs %.1f–%.1f µs", a.map(\.wall).min()! / Double(count) * 1e6,
+                a.map(\.wall).max()! / Double(count) * 1e6, b.map(\.wall).min()! / Double(count) * 1e6,
+                b.map(\.wall).max()! / Double(count) * 1e6))
     }
 
     /// `urlprotocol_small`: the same small GET answered in-process by a URLProtocol (no socket, so steady): raw

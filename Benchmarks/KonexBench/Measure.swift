@@ -10,6 +10,7 @@ import Foundation
 struct Sample {
     var wall: Double  // seconds
     var cpu: Double  // seconds of process CPU
+    var instructions: UInt64? = nil  // user-space, all threads; nil where the kernel cannot count
 }
 
 func processCPU() -> Double {
@@ -24,11 +25,16 @@ func processCPU() -> Double {
 }
 
 func measure(_ body: () async throws -> Void) async rethrows -> Sample {
+    // Opened outside the timed span: a counter per thread costs a few system calls.
+    let counter = InstructionCounter.start()
+    let counted = counter?.total()
     let cpu = processCPU()
     let start = ContinuousClock.now
     try await body()
     let wall = (ContinuousClock.now - start) / .seconds(1)
-    return Sample(wall: wall, cpu: processCPU() - cpu)
+    let used = processCPU() - cpu
+    let instructions = counter.flatMap { counter in counted.map { counter.total() - $0 } }
+    return Sample(wall: wall, cpu: used, instructions: instructions)
 }
 
 /// Resident memory in bytes, and the peak so far (Linux: /proc/self/status).

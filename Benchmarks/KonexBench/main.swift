@@ -76,6 +76,10 @@ print(
     "konex-bench\(smoke ? " (smoke)" : "") — \(ProcessInfo.processInfo.activeProcessorCount) cores, 1 MB body = \(postsJSON.count) bytes"
 )
 print(
+    "instruction counts: "
+        + (InstructionCounter.unavailable.map { "unavailable here, \($0)" }
+            ?? "user space, all threads, in each paired case's detail line"))
+print(
     padded("case", 18) + padded("konex", 10, left: false) + "  " + padded("baseline", 10, left: false) + "  "
         + padded("ratio", 8, left: false) + "  unit")
 if only == "micro" {
