@@ -47,13 +47,13 @@ final class InstructionCounter {
     /// Instructions counted since ``start()``, over all the threads it saw.
     func total() -> UInt64 {
         #if os(Linux)
-            descriptors.reduce(0) { sum, descriptor in
+            return descriptors.reduce(0) { sum, descriptor in
                 var value: UInt64 = 0
                 return read(descriptor, &value, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size
                     ? sum + value : sum
             }
         #else
-            0
+            return 0
         #endif
     }
 
