@@ -130,7 +130,7 @@ extension DataRequest {
         // identifier: `==` on metatypes wraps both in optionals, a metadata lookup on every response.)
         if ObjectIdentifier(type) == ObjectIdentifier(Empty.self), let empty = Empty() as? T { return empty }
         let data = exchange.data
-        if data.isEmpty || Self.isWhitespace(data.first!) && data.allSatisfy(Self.isWhitespace) {
+        if (data.first.map(Self.isWhitespace) ?? true) && data.allSatisfy(Self.isWhitespace) {
             if let empty = type as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
             throw KonexError.decoding(
                 EmptyBodyFailure(type: type, statusCode: exchange.response.statusCode), keyPath: nil,

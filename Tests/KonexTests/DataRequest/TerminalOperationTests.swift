@@ -198,6 +198,21 @@ import Testing
         #expect(error?.message.contains("empty body but a Post is required") == true)
     }
 
+    @Test(arguments: [" ", "\r\n", " \t\n "])
+    func aWhitespaceOnlyBodyIsAnEmptyBody(body: String) async throws {
+        let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string(body)) }
+        #expect(try await client.request("x").responseObject(of: Post?.self) == nil)
+        let error = await expectThrows(KonexError.self) {
+            try await client.request("x").responseObject(of: Post.self)
+        }
+        #expect(error?.message.contains("empty body but a Post is required") == true)
+    }
+
+    @Test func jsonAfterLeadingWhitespaceStillDecodes() async throws {
+        let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string("\n  {\"id\": 1, \"title\": \"a\"}")) }
+        #expect(try await client.request("x").responseObject(of: Post.self) == Post(id: 1, title: "a"))
+    }
+
     @Test func typedErrorBodies() async throws {
         let (client, _) = makeClient {
             $0.stub(
