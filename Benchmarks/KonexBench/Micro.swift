@@ -69,14 +69,16 @@ func micro() async throws {
     // raw loop does besides `data(for:)` (a fresh `URLRequest` and a fresh decoder).
     let instant = InstantTransport(body: body, url: built.url!)
     let instantClient = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: instant)
-    try await time("instant: data + JSONDecoder().decode") {
+    func rawEquivalent() async throws {
         let (data, response) = try await instant.send(URLRequest(url: smallURL))
         guard response.statusCode == 200 else { throw ServerError("bad status") }
         _ = try JSONDecoder().decode(Small.self, from: data)
     }
-    try await time("instant: request(path).validate().responseObject") {
+    func viaKonex() async throws {
         _ = try await instantClient.request("/small").validate().responseObject(of: Small.self)
     }
+    try await time("instant: data + JSONDecoder().decode", rawEquivalent)
+    try await time("instant: request(path).validate().responseObject", viaKonex)
     try await time("instant: request(URLRequest).validate().responseObject") {
         _ = try await instantClient.request(URLRequest(url: smallURL)).validate().responseObject(of: Small.self)
     }
@@ -84,33 +86,14 @@ func micro() async throws {
         _ = try await instantClient.request("/small").responseData()
     }
     let sharedDecoder = JSONDecoder()
-    for _ in 0..<2 {
-        try await time("decode Small, fresh JSONDecoder") { _ = try JSONDecoder().decode(Small.self, from: body) }
-        try await time("decode Small, shared JSONDecoder") { _ = try sharedDecoder.decode(Small.self, from: body) }
-    }
-    let yielding = InstantTransport(body: body, url: built.url!, yields: true)
-    let yieldingClient = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: yielding)
-    for _ in 0..<3 {
-        try await time("yielding: data + JSONDecoder().decode") {
-            let (data, response) = try await yielding.send(URLRequest(url: smallURL))
-            guard response.statusCode == 200 else { throw ServerError("bad status") }
-            _ = try JSONDecoder().decode(Small.self, from: data)
-        }
-        try await time("yielding: request(URLRequest).responseData + decode") {
-            let data = try await yieldingClient.request(URLRequest(url: smallURL)).responseData()
-            _ = try JSONDecoder().decode(Small.self, from: data)
-        }
-    }
-    if ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"] == "instant" {
+    try await time("decode Small, fresh JSONDecoder") { _ = try JSONDecoder().decode(Small.self, from: body) }
+    try await time("decode Small, shared JSONDecoder") { _ = try sharedDecoder.decode(Small.self, from: body) }
+    // KONEX_BENCH_PROFILE=instant|instant-raw: one of the two sides above, KONEX_BENCH_PROFILE_N times (3,000,000),
+    // for `perf record`, or for `perf stat` of a uprobe (run once with N=0 and subtract).
+    let profiled = ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"]
+    if profiled == "instant" || profiled == "instant-raw" {
         let times = Int(ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE_N"] ?? "") ?? 3_000_000
-        for _ in 0..<times { _ = try await instantClient.request("/small").validate().responseObject(of: Small.self) }
-    }
-    if ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"] == "instant-raw" {
-        let times = Int(ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE_N"] ?? "") ?? 3_000_000
-        for _ in 0..<times {
-            let (data, _) = try await instant.send(URLRequest(url: smallURL))
-            _ = try JSONDecoder().decode(Small.self, from: data)
-        }
+        for _ in 0..<times { try await profiled == "instant" ? viaKonex() : rawEquivalent() }
     }
 }
 
@@ -119,17 +102,11 @@ struct InstantTransport: Transport {
     let body: Data
     let head: HTTPURLResponse
 
-    var yields = false
-
-    init(body: Data, url: URL, yields: Bool = false) {
+    init(body: Data, url: URL) {
         self.body = body
-        self.yields = yields
         head = HTTPURLResponse(
             url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        if yields { await Task.yield() }
-        return (body, head)
-    }
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { (body, head) }
 }

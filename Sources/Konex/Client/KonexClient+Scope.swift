@@ -49,10 +49,8 @@ extension KonexClient {
             TransportScope(transport: transport, clock: clock), operation: operation, isolation: isolation)
     }
 
-    /// The transport requests go through now: a scope's, else this client's own.
-    var activeTransport: any Transport { TransportScope.current?.transport ?? transport }
-
-    /// The transport requests go through now, with its phase observer (see ``Transport/phaseObserver``).
+    /// The transport requests go through now (a scope's, else this client's own), with its phase observer (see
+    /// ``Transport/phaseObserver``).
     var activeRoute: (transport: any Transport, observer: (any ObservingTransport)?) {
         if let scope = TransportScope.current { return (scope.transport, scope.observer) }
         return (transport, transportObserver)
