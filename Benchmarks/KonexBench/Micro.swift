@@ -45,7 +45,8 @@ func micro() async throws {
     }
     await time("header read (absent)") { _ = built.value(forHTTPHeaderField: "Cache-Control") }
     await time("url.absoluteString") { _ = built.url!.absoluteString }
-    await time("HTTPCache.key(for:)") { _ = HTTPCache.key(for: built) }
+    let keyCache = HTTPCache()
+    await time("HTTPCache.key(for:)") { _ = keyCache.key(for: built) }
     let cachedMock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
     cachedMock.stub(
         .get("/small"), .data(body, contentType: "application/json", headers: ["Cache-Control": "max-age=3600"]))

@@ -16,9 +16,21 @@ struct CacheControl: Sendable, Hashable {
         bytes.append(UInt8(ascii: ","))
         var start = 0
         var quoted = false
+        var escaped = false
         for index in bytes.indices {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if quoted {
+                // A quoted-pair (`\"`, `\\`) never ends the string (RFC 9110 §5.6.4).
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    quoted = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                quoted = true
+            }
             guard byte == UInt8(ascii: ","), !quoted || index == bytes.count - 1 else { continue }
             add(bytes[start..<index])
             start = index + 1
@@ -35,12 +47,30 @@ struct CacheControl: Sendable, Hashable {
             var raw = Self.trimmed(part[(equals + 1)...])
             if raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") {
                 raw = raw.dropFirst().dropLast()
+                value = String(decoding: Self.unescaped(raw), as: UTF8.self)
+            } else {
+                value = String(decoding: raw, as: UTF8.self)
             }
-            value = String(decoding: raw, as: UTF8.self)
         } else {
             name = String(decoding: part, as: UTF8.self).lowercased()
         }
         if directives[name] == nil { directives[name] = .some(value) }
+    }
+
+    /// A quoted string's content with each quoted-pair replaced by the character it escapes.
+    private static func unescaped(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var escaped = false
+        for byte in bytes {
+            if !escaped, byte == UInt8(ascii: "\\") {
+                escaped = true
+                continue
+            }
+            escaped = false
+            output.append(byte)
+        }
+        return output
     }
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -59,11 +89,12 @@ struct CacheControl: Sendable, Hashable {
         guard let text = entry, !text.isEmpty, text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else {
             return .invalid
         }
-        // Longer than the clamp's digits, or larger than it: the clamp (RFC 9111 §1.2.2).
-        guard text.count <= 10, let value = Int(text), value <= Self.maximumSeconds else {
-            return .valid(Self.maximumSeconds)
-        }
-        return .valid(value)
+        // Leading zeros carry nothing ("0060" is 60); more significant digits than the clamp has, or a larger
+        // value, is the clamp (RFC 9111 §1.2.2). Never parsed into a type it could overflow.
+        let significant = text.utf8.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 10 else { return .valid(Self.maximumSeconds) }
+        let value = significant.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) }
+        return .valid(Swift.min(value, Self.maximumSeconds))
     }
 
     enum Seconds: Hashable {

@@ -5,7 +5,12 @@ import Foundation
 /// Each file is written whole to a temporary name and renamed into place, so a crash leaves the old entry or the new
 /// one. A file that does not read back whole (wrong magic, a length that does not add up, undecodable metadata, a
 /// different key) is deleted and counts as a miss; it is never served. The index of sizes and last use is built from
-/// the directory on first use.
+/// the directory on first use, outside the lock.
+///
+/// Nothing secret is written as it is: the key (a URL with credential digests) is stored as a keyed SHA-256 digest,
+/// the URL with token-like query items redacted, and credentials and `Vary` values only as digests keyed by a random
+/// secret kept in the folder (`.konexcache-secret`, readable by the owner only), so a copied cache folder cannot be
+/// checked against guessed passwords. ``HTTPCache`` calls a disk storage off Swift's cooperative threads.
 /// ```swift
 /// let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0].appendingPathComponent("api")
 /// let cache = HTTPCache(storage: .disk(directory: folder, capacity: 100 << 20))
@@ -15,6 +20,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     public let directory: URL
     private let index: Lock<LRUIndex<URL>?>
     private let capacity: Int
+    private let secret = Lock<[UInt8]?>(nil)
 
     private static let magic = Data("KXC1".utf8)
     private static let suffix = ".konexcache"
@@ -34,7 +40,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     public func response(forKey key: String) -> CachedResponse? {
         guard let file = withIndex({ $0.use(StableHash.fnv1a(key)) }) else { return nil }
-        guard let data = try? Data(contentsOf: file), let response = Self.decode(data, key: key) else {
+        guard let data = try? Data(contentsOf: file), let response = Self.decode(data, key: digest(key)) else {
             // Unreadable or not what it claims to be: never serve it, and free its space.
             removeResponse(forKey: key)
             try? FileManager.default.removeItem(at: file)
@@ -44,7 +50,11 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     }
 
     public func store(_ response: CachedResponse, forKey key: String) {
-        guard let data = Self.encode(response, key: key) else { return }
+        var response = response
+        // The URL as the logs show it: a token in its query never reaches the disk (it is served under the
+        // request's own URL anyway).
+        response.url = URL(string: Redaction.default.url(response.url.absoluteString)) ?? response.url
+        guard let data = Self.encode(response, key: digest(key)) else { return }
         let file = directory.appendingPathComponent(Self.fileName(for: key))
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -65,13 +75,38 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         for file in withIndex({ $0.removeAll() }) { try? FileManager.default.removeItem(at: file) }
     }
 
+    public var performsBlockingIO: Bool { true }
+
+    /// 32 random bytes kept in the folder, made on first use (owner-only permissions).
+    public var keySecret: [UInt8] {
+        secret.withLock { secret in
+            if let secret { return secret }
+            let file = directory.appendingPathComponent(".konexcache-secret")
+            if let data = try? Data(contentsOf: file), data.count == 32 {
+                secret = [UInt8](data)
+                return secret!
+            }
+            let made = ProcessSecret.random(count: 32)
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if FileManager.default.createFile(
+                atPath: file.path, contents: Data(made), attributes: [.posixPermissions: 0o600])
+            {
+                secret = made
+                return made
+            }
+            return made  // not kept: entries written now are misses in the next process, never wrong
+        }
+    }
+
     // MARK: Index
 
     private func withIndex<T>(_ body: (inout LRUIndex<URL>) -> T) -> T {
-        index.withLock { index in
-            if index == nil { index = loadIndex() }
-            return body(&index!)
+        // The folder is listed outside the lock: a large one would otherwise stall every other caller.
+        if index.withLock({ $0 == nil }) {
+            let loaded = loadIndex()
+            index.withLock { if $0 == nil { $0 = loaded } }
         }
+        return index.withLock { body(&$0!) }
     }
 
     /// Every entry file in the directory, the oldest modification counted as the least recently used. The index is
@@ -105,6 +140,9 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     }
 
     static func fileName(for key: String) -> String { StableHash.fnv1a(key) + suffix }
+
+    /// What the file says its key is: a digest keyed by this folder's secret, never the key's text.
+    func digest(_ key: String) -> String { SHA256.hex(SHA256.hmac(key: keySecret, Array(key.utf8))) }
 
     static func encode(_ response: CachedResponse, key: String) -> Data? {
         var withoutBody = response

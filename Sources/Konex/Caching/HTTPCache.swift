@@ -6,9 +6,21 @@ import Foundation
 /// It keeps GET responses the server allows it to keep, serves them while they are fresh (`max-age`, `Expires`,
 /// `Age`, or 10 % of the time since `Last-Modified`, up to a day), revalidates stale ones with `If-None-Match` /
 /// `If-Modified-Since` and merges a `304` into the stored response, and honours `no-store`, `no-cache`,
-/// `must-revalidate`, `private`/`s-maxage` (a private cache by default), `Vary`, `stale-while-revalidate` and
-/// `stale-if-error`, and the request's own `Cache-Control` (`no-cache`, `no-store`, `max-age`, `max-stale`,
-/// `min-fresh`, `only-if-cached`). A successful POST, PUT, PATCH or DELETE removes the stored response for its URL.
+/// `must-revalidate`, `private`/`s-maxage` (a private cache by default), `Vary` (one stored variant per set of
+/// values), `stale-while-revalidate` and `stale-if-error`, and the request's own `Cache-Control` (`no-cache`,
+/// `no-store`, `max-age`, `max-stale`, `min-fresh`, `only-if-cached`). A caller's own `If-None-Match` /
+/// `If-Modified-Since` that matches a fresh stored response is answered `304` from the cache. A successful POST,
+/// PUT, PATCH or DELETE removes what is stored for its URL and for the `Location` / `Content-Location` it answers
+/// with on the same host.
+///
+/// What it never does: serve a stale response when the server cannot be reached, unless `stale-if-error` (from the
+/// response or the request) allows it, or the request asks for the stored copy with `.returnCacheDataElseLoad` /
+/// `.returnCacheDataDontLoad`; and erase a stored response because the server answered an error: only a storable
+/// replacement or an unsafe method replaces it, so the offline copy survives a struggling server.
+///
+/// Accounts: a response stored under one credential (`Authorization`, an API-key header, a cookie) is never served
+/// for another. Set ``partition`` to the signed-in account's ID so that entries survive a token refresh and
+/// belong to that account, and call ``removeAll()`` at sign-out.
 ///
 /// The request's `cachePolicy` chooses the mode, with the meanings Apple's URL loading system gives them:
 /// - `.useProtocolCachePolicy` (the default): as RFC 9111 says.
@@ -21,6 +33,7 @@ import Foundation
 /// The transport's own cache is bypassed for requests the cache sends on, so nothing is cached twice.
 /// ```swift
 /// let cache = HTTPCache(storage: .disk(directory: cachesFolder.appendingPathComponent("api")))
+/// cache.partition = account.id
 /// let client = KonexClient(baseURL: api, interceptors: [cache])
 /// let posts = try await client.request(GetPosts()).response(of: [Post].self)
 /// print(posts.source)                                               // .network, then .cache, then .revalidated
@@ -29,16 +42,27 @@ import Foundation
 public final class HTTPCache: TransportInterceptor {
     /// Where responses are kept.
     public let storage: any HTTPCacheStorage
-    /// Whether this cache is shared among users (`s-maxage` applies, `private` responses are not kept); `false`.
+    /// Whether this cache is shared among users (`s-maxage` and `proxy-revalidate` apply, `private` responses are
+    /// not kept); `false`.
     public let isShared: Bool
+    /// The cookie storage of the session requests go through, whose cookies separate entries like credentials do;
+    /// `nil` when requests carry no cookies the cache cannot see.
+    public let cookieStorage: HTTPCookieStorage?
     let now: @Sendable () -> Date
     /// Keys whose background revalidation (`stale-while-revalidate`) is running, so one runs at a time per key.
-    private let revalidating = Lock<Set<String>>([])
+    let revalidating = Lock<Set<String>>([])
+    /// Background revalidations under way, by key.
+    let background = Lock<[String: Task<Void, Never>]>([:])
     /// The last response head served per key: building an HTTPURLResponse costs microseconds on Linux, and hits
     /// in the same second with the same stored headers can share one.
-    private let heads = Lock<[String: ServedHead]>([:])
+    let heads = Lock<[String: ServedHead]>([:])
+    /// Digests of the last credentials, partitions and `Vary` values seen.
+    let digests = Lock<[String: String]>([:])
+    private let partitionValue = Lock<String?>(nil)
+    /// Blocking storages are called here, off Swift's cooperative threads.
+    private static let ioQueue = DispatchQueue(label: "Konex.HTTPCache.io", attributes: .concurrent)
 
-    private struct ServedHead {
+    struct ServedHead {
         let statusCode: Int
         let headers: [String: String]
         let age: Int
@@ -49,39 +73,50 @@ public final class HTTPCache: TransportInterceptor {
     /// - Parameters:
     ///   - storage: Where responses are kept; 10 MB in memory by default.
     ///   - isShared: `true` for a cache shared among users (a proxy); `false` for an app's own cache.
+    ///   - cookieStorage: The cookie storage of the session requests go through (`HTTPCookieStorage.shared` for
+    ///     `URLSessionConfiguration.default`; pass `configuration.httpCookieStorage` for another), so that two cookie
+    ///     sessions never share entries; `nil` when requests carry no cookies.
     ///   - now: The wall clock freshness is measured on; inject one to test expiry without waiting.
     public init(
         storage: any HTTPCacheStorage = MemoryCacheStorage(), isShared: Bool = false,
-        now: @escaping @Sendable () -> Date = Date.init
+        cookieStorage: HTTPCookieStorage? = .shared, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.storage = storage
         self.isShared = isShared
+        self.cookieStorage = cookieStorage
         self.now = now
     }
 
-    /// The key a request's response is stored under: its URL without the fragment (only GET responses are stored),
-    /// and, when the request carries `Authorization`, a hash of it.
-    ///
-    /// An app that switches accounts must not be served one account's response for another, and a server rarely
-    /// says `Vary: Authorization`; so credentials always separate entries (the hash, not the credential, is what a
-    /// disk storage writes).
-    public static func key(for request: URLRequest) -> String? {
-        guard var text = request.url?.absoluteString else { return nil }
-        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<hash]) }
-        if let credentials = request.value(forHTTPHeaderField: "Authorization") {
-            text += " authorization:" + StableHash.fnv1a(credentials)
+    /// Whose responses are stored: set it to the signed-in account's ID. Entries stored under one partition are
+    /// never served under another, and within a partition a refreshed token still finds them (without a partition,
+    /// each credential value is a partition of its own, which is safe but loses entries at every refresh).
+    public var partition: String? {
+        get { partitionValue.value }
+        set { partitionValue.value = newValue }
+    }
+
+    /// Removes every stored response, of every partition: call it when the user signs out.
+    public func removeAll() {
+        storage.removeAll()
+        heads.withLock { $0.removeAll() }
+    }
+
+    /// Runs a storage call, on a thread of its own for a storage that blocks on I/O.
+    func io<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        guard storage.performsBlockingIO else { return body() }
+        return await withCheckedContinuation { continuation in
+            Self.ioQueue.async { continuation.resume(returning: body()) }
         }
-        return text
     }
 
     public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
-        guard let key = Self.key(for: request) else { return try await next(request) }
+        guard let key = key(for: request) else { return try await next(request) }
         let method = request.httpMethod ?? "GET"
         guard method == "GET" else {
             let reply = try await next(request)
             // An unsafe method that succeeded changed the resource: what is stored for it is outdated (§4.4).
             if !["HEAD", "OPTIONS", "TRACE"].contains(method), (200..<400).contains(reply.response.statusCode) {
-                storage.removeResponse(forKey: key)
+                await invalidate(after: request, key: key, reply: reply)
             }
             return reply
         }
@@ -93,125 +128,80 @@ public final class HTTPCache: TransportInterceptor {
             return outgoing
         }
         let asked = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
-        // A caller's own conditional request is theirs to validate: pass it through, keep only full answers.
-        let callerValidates =
-            request.value(forHTTPHeaderField: "If-None-Match") != nil
-            || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
-
         let policy = request.cachePolicy
+        if let conditional = CallerValidators(request) {
+            // A caller's own conditional request: a fresh stored response that matches it is answered 304 here
+            // (§4.3.2); otherwise it is theirs to validate with the origin, and only full answers are kept.
+            if !asked.has("no-cache"), !asked.has("no-store"), policy == .useProtocolCachePolicy,
+                let (stored, storedKey) = await lookup(key, request), isFresh(stored, asked: asked),
+                conditional.match(stored)
+            {
+                return notModified(stored, key: storedKey, to: request)
+            }
+            return try await fetch(key: key, request: outgoing, original: request, asked: asked, next: next)
+        }
+
         let ignoresStored =
-            callerValidates || asked.has("no-store") || policy == .reloadIgnoringLocalCacheData
+            asked.has("no-store") || policy == .reloadIgnoringLocalCacheData
             || policy == .reloadIgnoringLocalAndRemoteCacheData
-        let stored = ignoresStored ? nil : storage.response(forKey: key).flatMap { matching($0, request) }
+        let found = ignoresStored ? nil : await lookup(key, request)
 
         if policy == .returnCacheDataDontLoad || policy == .returnCacheDataElseLoad {
-            if let stored { return serve(stored, key: key, to: request, as: .cache) }
+            if let (stored, storedKey) = found { return serve(stored, key: storedKey, to: request, as: .cache) }
             if policy == .returnCacheDataDontLoad { return gatewayTimeout(request) }
-        } else if let stored {
+        } else if let (stored, storedKey) = found {
             let age = stored.age(at: now())
             let lifetime = stored.freshnessLifetime(shared: isShared)
             let control = stored.cacheControl
-            let mustAsk =
-                control.has("no-cache") || asked.has("no-cache") || policy == .reloadRevalidatingCacheData
-                || asked.seconds("max-age").map { age > TimeInterval($0.value) } == true
-            let minFresh = TimeInterval(asked.seconds("min-fresh")?.value ?? 0)
+            let always = asksAlways(stored, asked: asked, policy: policy)
             let staleness = age - lifetime
-            if !mustAsk, lifetime - age > minFresh {
-                return serve(stored, key: key, to: request, as: .cache, age: age)
+            if !always, isFresh(stored, asked: asked) {
+                return serve(stored, key: storedKey, to: request, as: .cache, age: age)
             }
-            let mayServeStale = !mustAsk && !control.has("must-revalidate") && !control.has("proxy-revalidate")
+            let mayServeStale = !always && !forbidsStale(control)
             if mayServeStale, let maxStale = asked.seconds("max-stale") {
                 // `max-stale` without a value accepts any staleness.
                 if maxStale == .invalid || staleness <= TimeInterval(maxStale.value) {
-                    return serve(stored, key: key, to: request, as: .cache, age: age)
+                    return serve(stored, key: storedKey, to: request, as: .cache, age: age)
                 }
             }
             if asked.has("only-if-cached") { return gatewayTimeout(request) }
             if mayServeStale, let window = control.seconds("stale-while-revalidate"),
                 staleness <= TimeInterval(window.value)
             {
-                revalidateInBackground(stored, key: key, request: outgoing, next: next)
-                return serve(stored, key: key, to: request, as: .cache, age: age)
+                revalidateInBackground(stored, key: storedKey, primaryKey: key, request: outgoing, next: next)
+                return serve(stored, key: storedKey, to: request, as: .cache, age: age)
             }
-            return try await revalidate(stored, key: key, request: outgoing, asked: asked, next: next)
+            return try await revalidate(stored, key: storedKey, primaryKey: key, request: outgoing, asked: asked, next: next)
         } else if asked.has("only-if-cached") {
             return gatewayTimeout(request)
         }
         return try await fetch(key: key, request: outgoing, original: request, asked: asked, next: next)
     }
 
-    // MARK: Network
-
-    /// Asks the server and keeps the answer when allowed.
-    private func fetch(
-        key: String, request: URLRequest, original: URLRequest, asked: CacheControl, next: TransportNext
-    ) async throws -> TransportReply {
-        let requestDate = now()
-        let reply = try await next(request)
-        keep(reply, key: key, request: original, asked: asked, requestDate: requestDate)
-        return reply
-    }
-
-    /// Asks the server whether `stored` is still good; a 304 refreshes it, an error may fall back on it.
-    private func revalidate(
-        _ stored: CachedResponse, key: String, request: URLRequest, asked: CacheControl, next: TransportNext
-    ) async throws -> TransportReply {
-        var conditional = request
-        if let etag = stored.header("ETag") { conditional.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let modified = stored.header("Last-Modified") {
-            conditional.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
-        }
-        let requestDate = now()
-        let reply: TransportReply
-        do {
-            reply = try await next(conditional)
-        } catch let error where !(error is CancellationError) && (error as? URLError)?.code != .cancelled {
-            if let fallback = staleIfError(stored, key: key, request: request, asked: asked) { return fallback }
-            throw error
-        }
-        let status = reply.response.statusCode
-        if status == 304, stored.hasValidator {
-            let refreshed = stored.updated(by: reply.response, requestDate: requestDate, responseDate: now())
-            storage.store(refreshed, forKey: key)
-            var served = serve(refreshed, key: key, to: request, as: .revalidated)
-            served.queueTime = reply.queueTime
-            return served
-        }
-        if (500...599).contains(status), let fallback = staleIfError(stored, key: key, request: request, asked: asked) {
-            return fallback
-        }
-        keep(reply, key: key, request: request, asked: asked, requestDate: requestDate)
-        return reply
-    }
-
-    /// `stale-if-error` (RFC 5861 §4), from the response or the request, unless `must-revalidate` forbids it.
-    private func staleIfError(_ stored: CachedResponse, key: String, request: URLRequest, asked: CacheControl)
-        -> TransportReply?
-    {
-        let control = stored.cacheControl
-        guard !control.has("must-revalidate"), !control.has("no-cache"),
-            let window = control.seconds("stale-if-error") ?? asked.seconds("stale-if-error")
-        else { return nil }
+    /// Whether `stored` may be served without asking the origin, as far as its age and the request's `max-age` and
+    /// `min-fresh` go.
+    func isFresh(_ stored: CachedResponse, asked: CacheControl) -> Bool {
         let age = stored.age(at: now())
-        guard age - stored.freshnessLifetime(shared: isShared) <= TimeInterval(window.value) else { return nil }
-        return serve(stored, key: key, to: request, as: .cache, age: age)
+        if let maxAge = asked.seconds("max-age"), age > TimeInterval(maxAge.value) { return false }
+        let minFresh = TimeInterval(asked.seconds("min-fresh")?.value ?? 0)
+        return stored.freshnessLifetime(shared: isShared) - age > minFresh
     }
 
-    /// `stale-while-revalidate`: the stale response is served now and refreshed behind the caller's back.
-    private func revalidateInBackground(
-        _ stored: CachedResponse, key: String, request: URLRequest, next: TransportNext
-    ) {
-        let started = revalidating.withLock { $0.insert(key).inserted }
-        guard started else { return }
-        Task {
-            defer { _ = revalidating.withLock { $0.remove(key) } }
-            _ = try? await revalidate(stored, key: key, request: request, asked: CacheControl(nil), next: next)
-        }
+    /// Whether the request or the stored response insists on the origin whatever the staleness.
+    private func asksAlways(_ stored: CachedResponse, asked: CacheControl, policy: URLRequest.CachePolicy) -> Bool {
+        stored.cacheControl.has("no-cache") || asked.has("no-cache") || policy == .reloadRevalidatingCacheData
+            || asked.seconds("max-age").map { stored.age(at: now()) > TimeInterval($0.value) } == true
+    }
+
+    /// Whether the stored response forbids serving it stale (`proxy-revalidate` binds shared caches only, §5.2.2.8).
+    func forbidsStale(_ control: CacheControl) -> Bool {
+        control.has("must-revalidate") || (isShared && control.has("proxy-revalidate"))
     }
 
     // MARK: Serving
 
-    private func serve(
+    func serve(
         _ stored: CachedResponse, key: String, to request: URLRequest, as source: ResponseSource,
         age: TimeInterval? = nil
     ) -> TransportReply {
@@ -236,7 +226,7 @@ public final class HTTPCache: TransportInterceptor {
     }
 
     /// What RFC 9111 answers when only a stored response may be used and there is none: 504.
-    private func gatewayTimeout(_ request: URLRequest) -> TransportReply {
+    func gatewayTimeout(_ request: URLRequest) -> TransportReply {
         let response = HTTPURLResponse(
             url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 504, httpVersion: "HTTP/1.1",
             headerFields: ["Content-Length": "0", "Cache-Control": "no-store"])!

@@ -14,6 +14,29 @@ public protocol HTTPCacheStorage: Sendable {
     func removeResponse(forKey key: String)
     /// Removes every stored response.
     func removeAll()
+    /// A secret of this storage's own, at least 32 random bytes, that keys the hashes of what must not be written as
+    /// it is (credentials, the request's values of `Vary` headers), so that a stolen cache file cannot be checked
+    /// against guessed passwords. A storage that outlives the process keeps its secret beside its entries
+    /// (``DiskCacheStorage`` does); the default is a random secret for this process.
+    var keySecret: [UInt8] { get }
+    /// Whether calls block on I/O (files, a database): ``HTTPCache`` then makes them on a thread of its own rather
+    /// than on one of Swift's few cooperative threads. `false` by default.
+    var performsBlockingIO: Bool { get }
+}
+
+extension HTTPCacheStorage {
+    public var keySecret: [UInt8] { ProcessSecret.bytes }
+    public var performsBlockingIO: Bool { false }
+}
+
+/// Random bytes made once per process.
+enum ProcessSecret {
+    static let bytes: [UInt8] = random(count: 32)
+
+    static func random(count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()  // the system's cryptographic source on every platform
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
 }
 
 extension HTTPCacheStorage where Self == MemoryCacheStorage {

@@ -27,4 +27,6 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     public func removeResponse(forKey key: String) { index.withLock { _ = $0.remove(key) } }
 
     public func removeAll() { index.withLock { _ = $0.removeAll() } }
+
+    public let keySecret = ProcessSecret.random(count: 32)
 }

@@ -32,7 +32,8 @@ extension DataRequest {
         }
         if let body = request.httpBody, !body.isEmpty {
             if let text = String(data: body, encoding: .utf8) {
-                parts.append("--data-binary " + Self.shellQuoted(redaction?.body(text) ?? text))
+                let type = request.value(forHTTPHeaderField: "Content-Type")
+                parts.append("--data-binary " + Self.shellQuoted(redaction?.body(text, contentType: type) ?? text))
             } else {
                 parts.append("--data-binary @- # \(body.count) bytes of binary data")
             }

@@ -93,7 +93,10 @@ enum Received {
         switch target {
         case .memory:
             var data = Data()
-            if response.expectedContentLength > 0 { data.reserveCapacity(Int(response.expectedContentLength)) }
+            // The peer's Content-Length is a hint, never a size to trust: reserve at most 8 MiB up front.
+            if response.expectedContentLength > 0 {
+                data.reserveCapacity(Int(min(response.expectedContentLength, 8 << 20)))
+            }
             for try await chunk in stream {
                 data.append(chunk)
                 received += Int64(chunk.count)

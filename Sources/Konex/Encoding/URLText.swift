@@ -49,22 +49,32 @@ enum URLText {
 
     private enum Part { case path, query, fragment }
 
-    /// Where the text after the first "://" starts, or `nil`. A plain loop: the generic `firstRange(of:)` costs
-    /// more than the rest of building a request, and this runs for every one.
+    /// Where the text after a leading `scheme "://"` starts, or `nil`. A scheme exists only at the very start
+    /// (RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`), so a `://` inside a path or a query
+    /// (`a b?next=https://x.y/`) is not one, and what stands before it is still encoded. A plain loop: the generic
+    /// `firstRange(of:)` costs more than the rest of building a request, and this runs for every one.
     private static func schemeSeparatorEnd(in bytes: Substring.UTF8View) -> String.Index? {
         var index = bytes.startIndex
+        guard index < bytes.endIndex, isLetter(bytes[index]) else { return nil }
+        index = bytes.index(after: index)
         while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: ":") {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") {
                 let slash = bytes.index(after: index)
-                if slash < bytes.endIndex, bytes[slash] == UInt8(ascii: "/") {
-                    let second = bytes.index(after: slash)
-                    if second < bytes.endIndex, bytes[second] == UInt8(ascii: "/") { return bytes.index(after: second) }
-                }
+                guard slash < bytes.endIndex, bytes[slash] == UInt8(ascii: "/") else { return nil }
+                let second = bytes.index(after: slash)
+                guard second < bytes.endIndex, bytes[second] == UInt8(ascii: "/") else { return nil }
+                return bytes.index(after: second)
             }
+            guard isLetter(byte) || (byte &- UInt8(ascii: "0")) < 10 || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            else { return nil }
             index = bytes.index(after: index)
         }
         return nil
     }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
 
     private static let hex = Array("0123456789ABCDEF".utf8)
 

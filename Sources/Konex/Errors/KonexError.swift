@@ -95,27 +95,23 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// Whether this is a timeout (`URLError.timedOut`).
     public var isTimeout: Bool { (underlyingError as? URLError)?.code == .timedOut }
 
-    /// The first ~200 bytes of the body as text, for logs.
+    /// The first ~200 bytes of the body as text, for logs, redacted (``Redaction/default``) before it is cut.
     public var bodySnippet: String? {
         guard let data, !data.isEmpty else { return nil }
-        return KonexError.snippet(of: data)
+        return Redaction.default.bodySnippet(
+            data, contentType: response?.value(forHTTPHeaderField: "Content-Type"), limit: 200)
     }
 
-    static func snippet(of data: Data, limit: Int = 200) -> String {
-        let prefix = data.prefix(limit)
-        var text = String(decoding: prefix, as: UTF8.self)
-        if data.count > limit { text += "…" }
-        return text
-    }
-
+    /// Written for a log, so nothing secret is in it: the URL, the message and the body go through
+    /// ``Redaction/default``.
     public var description: String {
         var text = "KonexError.\(stage.rawValue):"
         if let method { text += " \(method.rawValue)" }
-        if let url { text += " \(url.absoluteString)" }
+        if let url { text += " \(Redaction.default.url(url.absoluteString))" }
         if let response {
-            text += " → \(response.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: response.statusCode))"
+            text += " → \(response.statusCode) \(ReasonPhrase.of(response.statusCode))"
         }
-        text += ": \(message)"
+        text += ": \(Redaction.default.text(message))"
         if attempt > 1 { text += " (attempt \(attempt))" }
         if let errorBody { text += ". Error body: \(errorBody)" }
         if let bodySnippet, let data { text += ". Body (\(data.count) bytes): \(bodySnippet)" }
@@ -124,7 +120,9 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
 
     public var debugDescription: String {
         var text = description
-        if let underlyingError { text += "\nUnderlying error: \(String(reflecting: underlyingError))" }
+        if let underlyingError {
+            text += "\nUnderlying error: \(Redaction.default.text(String(reflecting: underlyingError)))"
+        }
         return text
     }
 }

@@ -48,7 +48,9 @@ public struct LoggingPlugin: KonexPlugin {
     public func didSendRequest(_ request: URLRequest) async {
         var lines = ["→ \(request.httpMethod ?? "GET") \(redaction.url(request.url?.absoluteString ?? ""))"]
         if level >= .headers { lines += headerLines(request.allHTTPHeaderFields ?? [:]) }
-        if level >= .bodies, let body = request.httpBody, !body.isEmpty { lines.append(bodyLine(body)) }
+        if level >= .bodies, let body = request.httpBody, !body.isEmpty {
+            lines.append(bodyLine(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))
+        }
         sink(lines.joined(separator: "\n"))
     }
 
@@ -66,10 +68,13 @@ public struct LoggingPlugin: KonexPlugin {
             }
             var lines = ["← \(received.response.statusCode) \(target) (\(notes.joined(separator: ", ")))"]
             if level >= .headers { lines += headerLines(HTTPHeaders(received.response).dictionary) }
-            if level >= .bodies, !received.data.isEmpty { lines.append(bodyLine(received.data)) }
+            if level >= .bodies, !received.data.isEmpty {
+                lines.append(
+                    bodyLine(received.data, contentType: received.response.value(forHTTPHeaderField: "Content-Type")))
+            }
             sink(lines.joined(separator: "\n"))
         case .failure(let error):
-            sink("✕ \(target): \(error.stage): \(error.message)")
+            sink("✕ \(target): \(error.stage): \(redaction.text(error.message))")
         }
     }
 
@@ -79,11 +84,10 @@ public struct LoggingPlugin: KonexPlugin {
         }
     }
 
-    private func bodyLine(_ data: Data) -> String {
-        let shown = data.prefix(bodyLimit)
-        guard let text = String(data: shown, encoding: .utf8) else { return "  <\(data.count) bytes of binary data>" }
-        let suffix = data.count > bodyLimit ? "… (\(data.count) bytes)" : ""
-        return "  " + redaction.body(text) + suffix
+    /// The body redacted whole, then cut to `bodyLimit`: cutting first would leave JSON no parser reads, and its
+    /// tokens logged raw.
+    private func bodyLine(_ data: Data, contentType: String?) -> String {
+        "  " + redaction.bodySnippet(data, contentType: contentType, limit: bodyLimit)
     }
 }
 

@@ -1,10 +1,14 @@
 import Foundation
 
-/// What is scrubbed from logs, cURL commands and recorded fixtures.
+/// What is scrubbed from logs, cURL commands, errors, recorded fixtures and cache files: the one redaction path
+/// every sink takes its text from.
 ///
 /// By default: `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and common API-key headers;
-/// token-like query items; password/token JSON fields. Add your own, and register secret values so the final
-/// scan refuses to write any fixture that still contains them:
+/// token-like query items (in a URL, and in a `Location`, `Content-Location` or `Referer` header); password/token
+/// fields of JSON bodies (also when cut short or not valid JSON), of form bodies
+/// (`application/x-www-form-urlencoded`, by query item and JSON field names) and of `multipart/form-data` parts; the
+/// password of a URL's user info. A body is always redacted whole before it is cut to a length. Add your own, and
+/// register secret values so the final scan refuses to write any fixture that still contains them:
 /// ```swift
 /// var redaction = Redaction.default
 /// redaction.headers.insert("x-tenant-signature")
@@ -44,20 +48,57 @@ public struct Redaction: Sendable {
         ],
         jsonFields: ["password", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret"])
 
-    /// The header's value, or the placeholder when the header is listed.
+    /// Headers whose value is a URL, redacted as one.
+    static let urlHeaders: Set<String> = ["location", "content-location", "referer"]
+
+    /// The header's value: the placeholder when the header is listed, the URL redacted for a header that holds one.
     public func value(ofHeader name: String, _ value: String) -> String {
-        headers.contains(name.lowercased()) ? Self.placeholder : value
+        let lower = name.lowercased()
+        if headers.contains(lower) { return Self.placeholder }
+        return Self.urlHeaders.contains(lower) ? url(value) : value
     }
 
-    /// The URL with listed query items' values replaced (an unparsable URL is returned unchanged).
+    /// The URL (absolute or relative) with listed query items' values and a user-info password replaced. Text that
+    /// does not parse as a URL has every `name=value` pair of a listed name replaced instead, so a malformed URL
+    /// never carries its token through.
     public func url(_ url: String) -> String {
-        guard var components = URLComponents(string: url), let items = components.queryItems,
-            items.contains(where: { queryItems.contains($0.name.lowercased()) })
-        else { return url }
-        components.queryItems = items.map { item in
-            queryItems.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
+        guard var components = URLComponents(string: url) else { return form(url) }
+        var changed = false
+        if components.password != nil {
+            components.password = Self.placeholder
+            changed = true
         }
-        return components.string ?? url
+        if let items = components.queryItems, items.contains(where: { queryItems.contains($0.name.lowercased()) }) {
+            components.queryItems = items.map { item in
+                queryItems.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
+            }
+            changed = true
+        }
+        guard changed else { return url }
+        return components.string ?? form(url)
+    }
+
+    /// Free text (an error message, an underlying error's description) with every `http://` or `https://` URL in it
+    /// redacted as ``url(_:)`` does, and registered secrets replaced.
+    public func text(_ text: String) -> String {
+        var output = text
+        if text.contains("://") {
+            var result = ""
+            var rest = Substring(text)
+            while let start = rest.range(of: "http", options: .caseInsensitive) {
+                result += rest[..<start.lowerBound]
+                let candidate = rest[start.lowerBound...]
+                let end = candidate.firstIndex { $0.isWhitespace || "\"'<>`".contains($0) } ?? candidate.endIndex
+                let word = candidate[..<end]
+                result += word.contains("://") ? url(String(word)) : String(word)
+                rest = candidate[end...]
+            }
+            output = result + rest
+        }
+        for secret in secrets where !secret.isEmpty {
+            output = output.replacingOccurrences(of: secret, with: Self.placeholder)
+        }
+        return output
     }
 
     /// The query item's value, or the placeholder when the item is listed.
@@ -65,13 +106,62 @@ public struct Redaction: Sendable {
         queryItems.contains(name.lowercased()) ? Self.placeholder : value
     }
 
-    /// Replaces listed fields in a JSON text, and registered secrets anywhere; other text keeps its bytes.
-    public func body(_ text: String) -> String {
-        var text = redactJSON(text)
+    /// Replaces listed fields in a body's text (JSON, or a form or multipart body when `contentType` says so), and
+    /// registered secrets anywhere; other text keeps its bytes.
+    /// - Parameters:
+    ///   - text: The body as text.
+    ///   - contentType: The body's `Content-Type`, when known.
+    public func body(_ text: String, contentType: String? = nil) -> String {
+        var ignored: Set<String> = []
+        return body(text, contentType: contentType, redactedKeys: &ignored)
+    }
+
+    /// ``body(_:contentType:)``, adding what it replaced to `redactedKeys` (`"json password"`, `"form token"` …).
+    public func body(_ text: String, contentType: String?, redactedKeys: inout Set<String>) -> String {
+        var text = text
+        let type = contentType?.lowercased() ?? ""
+        if type.hasPrefix("multipart/form-data") {
+            let redacted = multipart(Data(text.utf8), contentType: contentType ?? "", redactedKeys: &redactedKeys)
+            text = String(decoding: redacted, as: UTF8.self)
+        } else if type.hasPrefix("application/x-www-form-urlencoded") {
+            text = form(text, redactedKeys: &redactedKeys)
+        } else {
+            var keys: Set<String> = []
+            text = redactJSON(text, redactedKeys: &keys)
+            redactedKeys.formUnion(keys.map { "json \($0)" })
+        }
         for secret in secrets where !secret.isEmpty {
             text = text.replacingOccurrences(of: secret, with: Self.placeholder)
         }
         return text
+    }
+
+    /// A body's bytes with listed fields replaced, whatever it is: multipart parts are redacted in place (a binary
+    /// file part stays as it was), text as ``body(_:contentType:)`` says.
+    /// - Returns: The redacted bytes, and what was replaced.
+    public func body(_ data: Data, contentType: String?) -> (data: Data, redactedKeys: Set<String>) {
+        var keys: Set<String> = []
+        if contentType?.lowercased().hasPrefix("multipart/form-data") == true {
+            var redacted = multipart(data, contentType: contentType ?? "", redactedKeys: &keys)
+            for secret in secrets where !secret.isEmpty {
+                redacted = Redaction.replacing(Data(secret.utf8), in: redacted)
+            }
+            return (redacted, keys)
+        }
+        guard let text = String(data: data, encoding: .utf8) else { return (data, keys) }
+        let redacted = body(text, contentType: contentType, redactedKeys: &keys)
+        return (Data(redacted.utf8), keys)
+    }
+
+    /// A body as text for a log or a description: redacted whole, then cut to `limit` bytes (on a character
+    /// boundary), with its size when cut; binary data is described, never shown.
+    public func bodySnippet(_ data: Data, contentType: String?, limit: Int) -> String {
+        let redacted = body(data, contentType: contentType).data
+        guard let text = String(data: redacted, encoding: .utf8) else { return "<\(data.count) bytes of binary data>" }
+        guard redacted.count > limit else { return text }
+        var shown = String(decoding: redacted.prefix(Swift.max(0, limit)), as: UTF8.self)
+        while shown.last == "\u{FFFD}" { shown.removeLast() }  // a character cut in two
+        return shown + "… (\(data.count) bytes)"
     }
 
     /// Replaces listed fields in a JSON text; text that is not JSON is returned unchanged.
@@ -82,36 +172,31 @@ public struct Redaction: Sendable {
 
     /// Replaces listed fields (and keys named like a listed header) in a JSON text, adding the keys it replaced to
     /// `redactedKeys`.
+    ///
+    /// It reads the text as tokens rather than parsing it, so it also redacts JSON that is cut short (a body over a
+    /// log's limit), JSON Lines, and JSON inside other text; every byte it does not replace stays as it was.
     public func redactJSON(_ text: String, redactedKeys: inout Set<String>) -> String {
-        guard !jsonFields.isEmpty || !headers.isEmpty,
-            let json = try? JSONDecoder().decode(JSON.self, from: Data(text.utf8))
-        else {
-            return text
-        }
-        let redacted = redact(json, into: &redactedKeys)
-        guard redacted != json else { return text }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(redacted)).map { String(decoding: $0, as: UTF8.self) } ?? text
+        guard !jsonFields.isEmpty || !headers.isEmpty, text.utf8.contains(UInt8(ascii: "\"")) else { return text }
+        var keys: Set<String> = []
+        let output = JSONRedactor(bytes: Array(text.utf8), isListed: { self.isListedJSONKey($0) }).redact(into: &keys)
+        guard !keys.isEmpty else { return text }
+        redactedKeys.formUnion(keys)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func redact(_ json: JSON, into keys: inout Set<String>) -> JSON {
-        switch json {
-        case .object(let members):
-            var result: [String: JSON] = [:]
-            for (key, value) in members {
-                // A listed header name as a key too: echo services and error bodies repeat request headers.
-                if jsonFields.contains(key.lowercased()) || headers.contains(key.lowercased()) {
-                    result[key] = .string(Self.placeholder)
-                    keys.insert(key)
-                } else {
-                    result[key] = redact(value, into: &keys)
-                }
-            }
-            return .object(result)
-        case .array(let elements): return .array(elements.map { redact($0, into: &keys) })
-        default: return json
-        }
+    /// A JSON key is listed when it is a listed field, or named like a listed header (echo services and error
+    /// bodies repeat request headers).
+    private func isListedJSONKey(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        return jsonFields.contains(lower) || headers.contains(lower)
+    }
+
+    /// Whether a form field or multipart part of this name is redacted: a form body is a query string, and its
+    /// fields are the same as a JSON body's, so the names are ``queryItems`` and ``jsonFields`` together.
+    /// - Parameter name: The field's name (case-insensitive).
+    public func isListedField(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return queryItems.contains(lower) || jsonFields.contains(lower)
     }
 
     /// The first registered secret found in `data`, if any.

@@ -92,10 +92,9 @@ public struct RetryPolicy: RequestRetrier {
 
     /// The wait after attempt `attempt` (1-based): base × multiplierⁿ⁻¹, capped, with jitter.
     public func backoff(afterAttempt attempt: Int) -> Duration {
-        let exponential = baseDelay.timeInterval * pow(multiplier, Double(attempt - 1))
-        let capped = min(exponential, maximumDelay.timeInterval)
-        let spread = capped * jitter * (random() * 2 - 1)
-        return .milliseconds(Int64(max(0, capped + spread) * 1_000))
+        Backoff.delay(
+            base: baseDelay, multiplier: multiplier, exponent: attempt - 1, maximum: maximumDelay, jitter: jitter,
+            random: random())
     }
 
     private func isRetryable(_ error: KonexError) -> Bool {
@@ -119,20 +118,14 @@ public enum RetryAfter {
     ///   - now: The current date.
     public static func parse(_ value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
-            guard let seconds = Int64(trimmed) else { return nil }
-            return .seconds(seconds)
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) {
+            // Digits only, read without overflow: leading zeros carry nothing, and more than a hundred years' worth
+            // is a hundred years (a policy's maximumRetryAfter then declines it).
+            let significant = trimmed.utf8.drop { $0 == UInt8(ascii: "0") }
+            guard significant.count <= 12 else { return Duration(clampedSeconds: .infinity) }
+            return Duration(clampedSeconds: Double(significant.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) }))
         }
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) {
-                let seconds = date.timeIntervalSince(now)
-                return seconds <= 0 ? .zero : .milliseconds(Int64(seconds * 1_000))
-            }
-        }
-        return nil
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
+        return Duration(clampedSeconds: date.timeIntervalSince(now))
     }
 }

@@ -7,7 +7,15 @@ import Foundation
 /// new one. A request whose refreshed token is refused too ends with that 401 (no loop). A failed refresh fails
 /// every request waiting on it, and a 401 for the same stale token that arrives within `failedRefreshBackoff`
 /// fails with the same error instead of starting another refresh. With `refreshBeforeExpiry`, a token about to
-/// expire is refreshed before it is sent.
+/// expire is refreshed before it is sent; when that early refresh fails, a token that has not expired yet is still
+/// sent, and the same backoff applies.
+///
+/// Waiting for a refresh ends when the waiting request is cancelled, and a refresh that takes longer than
+/// `refreshTimeout` fails (its task is cancelled), so one hung refresh never hangs every request.
+///
+/// The refresh may go through the same client: a request made from inside `refresh` passes this authenticator
+/// untouched (no `Authorization`, no waiting on the refresh it is part of, no retry of its own 401), so it cannot
+/// wait on itself. Give it what it needs itself, usually the refresh token in its body:
 /// ```swift
 /// let auth = TokenAuthenticator(credential: saved) { stale in
 ///     try await client.request(Refresh(token: stale?.refreshToken)).validate().responseObject(of: Credential.self)
@@ -41,7 +49,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
         }
         /// `Bearer <token>`, built once per credential rather than once per request.
         private(set) var header: String?
-        var refreshing: Task<Credential, any Error>?
+        var refreshing: SingleFlight<Credential>?
         var refreshCount = 0
         /// The last refresh that failed: which token it tried to replace, why, and when.
         var failedRefresh: (stale: String?, error: any Error, at: Date)?
@@ -56,7 +64,15 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
     private let refresh: @Sendable (Credential?) async throws -> Credential
     private let refreshBeforeExpiry: Duration?
     private let failedRefreshBackoff: Duration
+    private let refreshTimeout: Duration?
+    private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
+
+    /// Which authenticator's refresh the current task is running, if any (see the type's discussion).
+    @TaskLocal private static var refreshingFor: ObjectIdentifier?
+
+    /// Whether the current task is this authenticator's own refresh.
+    private var isInsideOwnRefresh: Bool { Self.refreshingFor == ObjectIdentifier(self) }
 
     /// Creates an authenticator.
     /// - Parameters:
@@ -64,16 +80,22 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
     ///   - refreshBeforeExpiry: Refresh this long before `expiresAt`; `nil` to refresh only on 401.
     ///   - failedRefreshBackoff: After a refresh fails, 401s for the same stale token fail with its error for this
     ///     long instead of each starting a refresh (requests that were in flight during the refresh arrive late).
+    ///   - refreshTimeout: How long a refresh may take before it fails and its task is cancelled; `nil` for no limit.
+    ///     30 s by default.
+    ///   - clock: The clock `refreshTimeout` runs on (inject a test clock).
     ///   - now: The current date (injectable for tests).
     ///   - refresh: Gets a new credential from the stale one. Runs once for any number of concurrent 401s.
     public init(
         credential: Credential?, refreshBeforeExpiry: Duration? = nil, failedRefreshBackoff: Duration = .seconds(5),
+        refreshTimeout: Duration? = .seconds(30), clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Date = Date.init,
         refresh: @escaping @Sendable (Credential?) async throws -> Credential
     ) {
         state = Lock(State(credential: credential))
         self.refreshBeforeExpiry = refreshBeforeExpiry
         self.failedRefreshBackoff = failedRefreshBackoff
+        self.refreshTimeout = refreshTimeout
+        self.clock = clock
         self.now = now
         self.refresh = refresh
     }
@@ -88,6 +110,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
         let (header, expiry, pending) = state.withLock { ($0.header, $0.credential?.expiresAt, $0.refreshing) }
         var value = header
         if pending != nil || isExpiring(expiry) {
+            if isInsideOwnRefresh { return request }
             value = try await freshHeader(waitingFor: pending)
         }
         guard let value else { return request }
@@ -103,14 +126,31 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
     }
 
     /// The slow path: wait for the refresh in progress, or refresh a credential about to expire.
-    private func freshHeader(waitingFor pending: Task<Credential, any Error>?) async throws -> String? {
+    private func freshHeader(waitingFor pending: SingleFlight<Credential>?) async throws -> String? {
         do {
-            var token = try await pending?.value ?? state.value.credential
-            if isExpiring(token?.expiresAt) { token = try await refreshed(replacing: token?.accessToken) }
+            var token = try await pending?.value() ?? state.value.credential
+            if isExpiring(token?.expiresAt) {
+                if let failed = recentFailure(replacing: token?.accessToken) { throw failed }
+                token = try await refreshed(replacing: token?.accessToken)
+            }
             return token.map { "Bearer \($0.accessToken)" }
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
+            // An early refresh failed, but the token it was to replace has not expired: it still works.
+            if let current = state.value.credential, let expiry = current.expiresAt, expiry > now() {
+                return "Bearer \(current.accessToken)"
+            }
             throw RefreshFailure(underlying: error)
         }
+    }
+
+    /// The error of a refresh of `stale` that failed less than `failedRefreshBackoff` ago, if there was one.
+    private func recentFailure(replacing stale: String?) -> (any Error)? {
+        guard let failed = state.value.failedRefresh, failed.stale == stale,
+            now().timeIntervalSince(failed.at) < failedRefreshBackoff.timeInterval
+        else { return nil }
+        return failed.error
     }
 
     public func shouldRetry(_ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
@@ -124,7 +164,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
     func shouldRetry(
         _ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration, note: inout String?
     ) async -> RetryDecision {
-        guard error.statusCode == 401 else { return .doNotRetry }
+        guard error.statusCode == 401, !isInsideOwnRefresh else { return .doNotRetry }
         let sent = request.value(forHTTPHeaderField: "Authorization").map { String($0.dropFirst("Bearer ".count)) }
         // The token a refresh gave this very request was refused too: refreshing again would loop.
         if let note, note == sent { return .doNotRetry }
@@ -142,6 +182,8 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
         do {
             note = try await refreshed(replacing: sent).accessToken
             return .retry(after: .zero)
+        } catch is CancellationError {
+            return .fail(.cancelled(request, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url))
         } catch {
             return .fail(refreshFailure(error, request: request))
         }
@@ -155,38 +197,67 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
 
     /// Single flight: joins the refresh in progress, or starts one unless the stale token was already replaced.
     private func refreshed(replacing stale: String?) async throws -> Credential {
-        let task: Task<Credential, any Error> = state.withLock { state in
+        let flight: SingleFlight<Credential> = state.withLock { state in
             if let refreshing = state.refreshing { return refreshing }
+            let flight = SingleFlight<Credential>()
             if let credential = state.credential, credential.accessToken != stale {
-                return Task { credential }
+                flight.finish(.success(credential))
+                return flight
             }
-            let previous = state.credential
-            let refresh = self.refresh
-            let lock = self.state
-            let now = self.now
-            let task = Task<Credential, any Error> {
-                do {
-                    let fresh = try await refresh(previous)
-                    lock.withLock {
-                        $0.credential = fresh
-                        $0.refreshing = nil
-                        $0.failedRefresh = nil
-                    }
-                    return fresh
-                } catch {
-                    let failedAt = now()
-                    lock.withLock {
-                        $0.refreshing = nil
-                        $0.failedRefresh = (stale, error, failedAt)
-                    }
-                    throw error
-                }
-            }
-            state.refreshing = task
+            state.refreshing = flight
             state.refreshCount += 1
-            return task
+            startRefresh(of: state.credential, stale: stale, into: flight)
+            return flight
         }
-        return try await task.value
+        return try await flight.value()
+    }
+
+    /// Runs `refresh` for `flight`, and a timer that fails the flight (and cancels the refresh) when it runs late.
+    private func startRefresh(of previous: Credential?, stale: String?, into flight: SingleFlight<Credential>) {
+        let refresh = self.refresh
+        let lock = self.state
+        let now = self.now
+        let me = ObjectIdentifier(self)
+        // Whoever ends the flight first (the refresh, or the timer) records the outcome; the other's is dropped.
+        let complete: @Sendable (Result<Credential, any Error>) -> Bool = { result in
+            let first = lock.withLock { state -> Bool in
+                guard state.refreshing === flight else { return false }
+                state.refreshing = nil
+                switch result {
+                case .success(let fresh):
+                    state.credential = fresh
+                    state.failedRefresh = nil
+                case .failure(let error):
+                    state.failedRefresh = (stale, error, now())
+                }
+                return true
+            }
+            return first && flight.finish(result)
+        }
+        let work = Lock<Task<Void, Never>?>(nil)
+        let timer: Task<Void, Never>? = refreshTimeout.map { limit in
+            let clock = self.clock
+            return Task {
+                do { try await clock.sleep(for: limit) } catch { return }  // the refresh ended first
+                if complete(.failure(RefreshTimeout(limit: limit))) { work.value?.cancel() }
+            }
+        }
+        work.value = Task {
+            let result: Result<Credential, any Error>
+            do {
+                result = .success(try await Self.$refreshingFor.withValue(me) { try await refresh(previous) })
+            } catch {
+                result = .failure(error)
+            }
+            timer?.cancel()
+            _ = complete(result)
+        }
+    }
+
+    /// A refresh took longer than `refreshTimeout`.
+    struct RefreshTimeout: Error, CustomStringConvertible {
+        let limit: Duration
+        var description: String { "the token refresh took longer than its timeout of \(limit)" }
     }
 
     /// What requests waiting on a failed refresh see.

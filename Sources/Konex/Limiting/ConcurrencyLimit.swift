@@ -81,57 +81,57 @@ public final class ConcurrencyLimit: TransportInterceptor {
     }
 
     /// Takes a slot, waiting in line when there is none; returns how long it waited.
+    ///
+    /// Whether the request is admitted, queued, refused (queue full) or already cancelled is decided in one critical
+    /// section, and the continuation is resumed from that decision alone: reading `Task.isCancelled` again outside
+    /// the lock once let a cancel land after a slot was taken, and the slot was never released.
     private func acquire(_ host: String, for request: URLRequest) async throws -> Duration {
-        enum Admission {
-            case now
-            case queued(UInt64)
+        // The common case, a free slot and nobody waiting, costs one lock and no continuation.
+        let admitted = state.withLock { state -> Bool in
+            guard state.hasRoom(for: host, maximum: maximum, perHost: perHost) else { return false }
+            state.start(host)
+            return true
+        }
+        if admitted { return .zero }
+
+        enum Outcome {
+            case admitted
+            case queued
+            case cancelled
             case full(Int)
         }
-        let admission = state.withLock { state -> Admission in
-            if state.hasRoom(for: host, maximum: maximum, perHost: perHost) {
-                state.start(host)
-                return .now
-            }
-            if let queueLimit, state.queue.count >= queueLimit { return .full(state.queue.count) }
+        let started = ContinuousClock.now
+        let priority = Task.currentPriority.rawValue
+        let id = state.withLock { state -> UInt64 in
             state.nextID += 1
-            return .queued(state.nextID)
+            return state.nextID
         }
-        switch admission {
-        case .now:
-            return .zero
-        case .full(let waiting):
-            throw KonexError(
-                stage: .queueFull,
-                message:
-                    "\(waiting) \(waiting == 1 ? "request already waits" : "requests already wait") for a "
-                    + "ConcurrencyLimit slot (queueLimit \(queueLimit ?? 0))",
-                method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request)
-        case .queued(let id):
-            let started = ContinuousClock.now
-            let priority = Task.currentPriority.rawValue
+        struct QueueFull: Error { let waiting: Int }
+        do {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let waiting = state.withLock { state -> Bool in
-                        if Task.isCancelled { return false }
-                        // A slot may have freed between the first look and now: take it instead of waiting for
-                        // a release that already happened (a release starts every waiter that has room, so nobody
-                        // for this host is ahead in the queue when there is room now).
+                    let outcome = state.withLock { state -> Outcome in
+                        // `Task.isCancelled` is set before the cancellation handler runs, and the handler takes this
+                        // lock: read here, it cannot disagree with what the handler finds in the queue.
+                        if Task.isCancelled { return .cancelled }
+                        // A slot may have freed since the first look: take it (a release starts every waiter that has
+                        // room, so nobody for this host is ahead in the queue when there is room now).
                         if state.hasRoom(for: host, maximum: maximum, perHost: perHost) {
                             state.start(host)
-                            return false
+                            return .admitted
                         }
+                        if let queueLimit, state.queue.count >= queueLimit { return .full(state.queue.count) }
                         // Behind everyone of the same or higher priority, ahead of the lower ones.
                         let waiter = Waiter(id: id, host: host, priority: priority, continuation: continuation)
                         let position = state.queue.lastIndex { $0.priority >= priority }.map { $0 + 1 } ?? 0
                         state.queue.insert(waiter, at: position)
-                        return true
+                        return .queued
                     }
-                    if !waiting {
-                        if Task.isCancelled {
-                            continuation.resume(throwing: CancellationError())
-                        } else {
-                            continuation.resume()
-                        }
+                    switch outcome {
+                    case .admitted: continuation.resume()
+                    case .queued: break  // resumed by release() or by the cancellation handler, whichever removes it
+                    case .cancelled: continuation.resume(throwing: CancellationError())
+                    case .full(let waiting): continuation.resume(throwing: QueueFull(waiting: waiting))
                     }
                 }
             } onCancel: {
@@ -141,8 +141,16 @@ public final class ConcurrencyLimit: TransportInterceptor {
                 }
                 removed?.continuation.resume(throwing: CancellationError())
             }
-            return started.duration(to: .now)
+        } catch let full as QueueFull {
+            let waiting = full.waiting
+            throw KonexError(
+                stage: .queueFull,
+                message:
+                    "\(waiting) \(waiting == 1 ? "request already waits" : "requests already wait") for a "
+                    + "ConcurrencyLimit slot (queueLimit \(queueLimit ?? 0))",
+                method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request)
         }
+        return started.duration(to: .now)
     }
 
     /// Frees a slot and starts every waiter that now has room, oldest first.

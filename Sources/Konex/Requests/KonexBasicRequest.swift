@@ -20,6 +20,7 @@ open class KonexBasicRequest: KonexRequest, @unchecked Sendable {
     open var requestResponseValidators: [any KonexResponseValidator] { [] }
     open var requestAdapters: [any RequestAdapter] { [] }
     open var requestRetriers: [any RequestRetrier] { [] }
+    open var requestInterceptors: [any TransportInterceptor] { [] }
 
     open var path: String { "" }
     open var method: HTTPMethod { .get }

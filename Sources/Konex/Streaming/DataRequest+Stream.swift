@@ -29,7 +29,8 @@ extension DataRequest {
         }
         let exchange = try await execute(body: .stream(bufferLimit: bufferLimit))
         guard let body = exchange.stream else { preconditionFailure("a streamed exchange carries its body") }
-        let stream = DataStream(source: self, exchange: exchange, body: body)
+        let stream = DataStream(
+            source: self, exchange: exchange, body: body, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
         stream.watch(idle: idleTimeout, total: totalTimeout)
         return stream
     }

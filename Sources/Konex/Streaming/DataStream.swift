@@ -21,10 +21,15 @@ public final class DataStream: Sendable {
     /// The request this stream came from (for reconnection).
     let source: DataRequest
     let body: ByteStream
+    /// The timeouts the stream was opened with, which a reconnection carries over.
+    let idleTimeout: Duration?
+    let totalTimeout: Duration?
     private let watchdog = Lock<Task<Void, Never>?>(nil)
 
-    init(source: DataRequest, exchange: Exchange, body: ByteStream) {
+    init(source: DataRequest, exchange: Exchange, body: ByteStream, idleTimeout: Duration?, totalTimeout: Duration?) {
         self.source = source
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
         request = exchange.request
         response = exchange.response
         timing = exchange.timing
@@ -120,7 +125,7 @@ public final class DataStream: Sendable {
             let stage: KonexError.Stage =
                 switch stream.kind {
                 case .notAnEventStream: .validation
-                case .lineTooLong, .invalidUTF8: .decoding
+                case .lineTooLong, .invalidUTF8, .eventTooLarge: .decoding
                 default: .transport
                 }
             failure = KonexError(

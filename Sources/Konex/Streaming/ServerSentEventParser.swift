@@ -6,12 +6,15 @@ import Foundation
 ///   byte order mark at the very start is skipped.
 /// - `field: value` (one space after the colon is dropped, none is needed), a line without a colon is a field with
 ///   an empty value, a line starting with `:` is a comment, unknown fields are ignored.
-/// - `data` lines are joined with `"\n"`; `event` sets the type (`"message"` by default); `id` sets the last event
-///   ID (an empty `id` resets it, one containing NUL is ignored); `retry` sets the reconnection time when it is
-///   digits only and is ignored otherwise.
+/// - `data` lines are joined with `"\n"`; `event` sets the type (`"message"` when absent or empty); `id` sets the
+///   event ID (an empty `id` resets it, one containing NUL is ignored), which becomes ``lastEventID`` only when its
+///   block is dispatched, so an event cut off by a dropped connection is asked for again; `retry` sets the
+///   reconnection time when it is digits only and is ignored otherwise.
 /// - An event is dispatched at a blank line, and only when it has data; a last event without its blank line is
 ///   discarded at the end of the stream.
-/// - Refused with ``StreamFailure``: text that is not valid UTF-8, and a line longer than `maximumLineLength`.
+/// - Bytes that are not valid UTF-8 decode as U+FFFD, as the standard says.
+/// - Refused with ``StreamFailure``: a line longer than `maximumLineLength`, and an event whose data grows past
+///   `maximumEventSize` (endless `data:` lines with no blank line).
 ///
 /// ```swift
 /// var parser = ServerSentEventParser()
@@ -20,13 +23,19 @@ import Foundation
 public struct ServerSentEventParser: Sendable {
     /// The default longest line: 1 MiB.
     public static let defaultMaximumLineLength = 1 << 20
+    /// The default largest event (its data lines together): 16 MiB.
+    public static let defaultMaximumEventSize = 16 << 20
 
     /// The last event ID so far (what a reconnection sends as `Last-Event-ID`); `nil` when none or reset.
     public private(set) var lastEventID: String?
     /// The reconnection time the stream asked for with `retry:`, if it did.
     public private(set) var reconnectionTime: Duration?
 
+    /// The largest event accepted, in bytes of data.
+    public let maximumEventSize: Int
     private var lines: LineSplitter
+    /// The ID the block being read set; it becomes ``lastEventID`` when the block is dispatched.
+    private var pendingEventID: String?
     private var data: [UInt8] = []
     private var hasData = false
     private var eventType: String?
@@ -35,13 +44,16 @@ public struct ServerSentEventParser: Sendable {
     private var opening: [UInt8]? = []
 
     /// Creates a parser.
-    /// - Parameter maximumLineLength: The longest line accepted, in bytes.
-    public init(maximumLineLength: Int = defaultMaximumLineLength) {
+    /// - Parameters:
+    ///   - maximumLineLength: The longest line accepted, in bytes.
+    ///   - maximumEventSize: The most bytes of data one event may gather.
+    public init(maximumLineLength: Int = defaultMaximumLineLength, maximumEventSize: Int = defaultMaximumEventSize) {
         lines = LineSplitter(maximumLength: maximumLineLength)
+        self.maximumEventSize = maximumEventSize
     }
 
     /// Parses the next chunk, calling `dispatch` with each complete event in order.
-    /// - Throws: ``StreamFailure`` for text that is not UTF-8 or a line over the limit.
+    /// - Throws: ``StreamFailure`` for a line or an event over its limit.
     public mutating func parse(_ chunk: Data, dispatch: (ServerSentEvent) throws -> Void) throws {
         try chunk.withUnsafeBytes { try parse($0, dispatch: dispatch) }
     }
@@ -68,6 +80,7 @@ public struct ServerSentEventParser: Sendable {
     /// and the reconnection time carry over to the next stream (a reconnection), which may start with a BOM again.
     public mutating func finish() {
         opening = []
+        pendingEventID = lastEventID  // an ID whose event never arrived whole is not the last one
         _ = lines.remainder()
         data.removeAll()
         hasData = false
@@ -80,7 +93,10 @@ public struct ServerSentEventParser: Sendable {
     }
 
     private mutating func feed(_ bytes: UnsafeRawBufferPointer, dispatch: (ServerSentEvent) throws -> Void) throws {
+        // Moved out, not copied: a copy would share the splitter's buffer, and the next append would copy a long
+        // partial line again on every chunk (quadratic for a long line in small pieces).
         var splitter = lines
+        lines = LineSplitter(maximumLength: splitter.maximumLength)
         defer { lines = splitter }
         try splitter.split(bytes) { line in try process(line, dispatch: dispatch) }
     }
@@ -96,13 +112,17 @@ public struct ServerSentEventParser: Sendable {
         let value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
         switch nameEnd {
         case 4 where Self.equals(name, "data"):
+            guard data.count + value.count + 1 <= maximumEventSize else {
+                throw StreamFailure(
+                    .eventTooLarge, "an event's data is longer than \(maximumEventSize) bytes (the maximumEventSize)")
+            }
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
         case 5 where Self.equals(name, "event"):
-            eventType = try UTF8Text.decode(value)
+            eventType = value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
         case 2 where Self.equals(name, "id"):
-            if !value.contains(0) { lastEventID = value.isEmpty ? nil : try UTF8Text.decode(value) }
+            if !value.contains(0) { pendingEventID = value.isEmpty ? nil : String(decoding: value, as: UTF8.self) }
         case 5 where Self.equals(name, "retry"):
             if !value.isEmpty, value.count <= 18, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
                 let milliseconds = value.reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
@@ -115,6 +135,7 @@ public struct ServerSentEventParser: Sendable {
     }
 
     private mutating func dispatchEvent(_ dispatch: (ServerSentEvent) throws -> Void) throws {
+        lastEventID = pendingEventID  // the block is whole: its ID counts, with or without data
         defer {
             data.removeAll(keepingCapacity: true)
             hasData = false
@@ -122,7 +143,7 @@ public struct ServerSentEventParser: Sendable {
             blockRetry = nil
         }
         guard hasData else { return }
-        let text = try data.withUnsafeBytes { try UTF8Text.decode($0) }
+        let text = String(decoding: data, as: UTF8.self)
         try dispatch(ServerSentEvent(event: eventType ?? "message", data: text, id: lastEventID, retry: blockRetry))
     }
 

@@ -9,7 +9,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         Iterator(
             stream: stream, chunks: stream.chunks.makeAsyncIterator(),
-            parser: ServerSentEventParser(maximumLineLength: maximumLineLength))
+            parser: ServerSentEventParser(maximumLineLength: maximumLineLength), origin: stream.source,
+            elapsed: DataRequest.stopwatch(stream.source.client.activeClock))
     }
 
     /// Reads the events.
@@ -17,6 +18,11 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         var stream: DataStream
         var chunks: StreamChunks.Iterator
         var parser: ServerSentEventParser
+        /// The request as the caller made it: each reconnection adds its `Last-Event-ID` to this, never to the
+        /// previous reconnection's request (which would keep sending an ID the server has since reset).
+        let origin: DataRequest
+        /// Time since the first connection's head, for a total timeout that spans every reconnection.
+        let elapsed: @Sendable () -> Duration
         var ready: [ServerSentEvent] = []
         var readyIndex = 0
         var checkedType = false
@@ -36,9 +42,11 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 do {
                     chunk = try await chunks.next()
                 } catch let error as KonexError
-                    where error.stage == .transport && !(error.underlyingError is StreamFailure)
+                    where error.stage == .transport
+                    && (error.underlyingError as? StreamFailure).map({ $0.kind == .idleTimeout }) ?? true
                 {
-                    // The connection broke: reconnect if asked to, else report it.
+                    // The connection broke, or went silent past the idle timeout: reconnect if asked to, else report
+                    // it. (A total timeout, a full buffer or bad text end the stream for good.)
                     parser.finish()
                     guard try await reconnect(after: error) else { throw error }
                     continue
@@ -87,10 +95,19 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 } catch {
                     throw stream.konexError(CancellationError())
                 }
-                var request = stream.source
+                var request = origin
                 if let id = parser.lastEventID { request = request.withAdapter(.header("Last-Event-ID", id)) }
+                var total: Duration?
+                if let limit = stream.totalTimeout {
+                    total = limit - elapsed()
+                    guard total! > .zero else {
+                        throw stream.konexError(
+                            StreamFailure(.totalTimeout, "the stream ran longer than its total timeout of \(limit)"))
+                    }
+                }
                 do {
-                    let next = try await request.stream(bufferLimit: stream.body.buffer.limit)
+                    let next = try await request.stream(
+                        bufferLimit: stream.body.buffer.limit, idleTimeout: stream.idleTimeout, totalTimeout: total)
                     if next.statusCode == 204 { return false }
                     if !(200..<300).contains(next.statusCode) {
                         guard policy.retryableStatusCodes.contains(next.statusCode) else {

@@ -18,6 +18,8 @@ public struct StreamFailure: Error, Sendable, Hashable, CustomStringConvertible 
         public static let bufferOverflow = Kind(rawValue: "bufferOverflow")
         /// A line (or an event's field) was longer than the parser's limit.
         public static let lineTooLong = Kind(rawValue: "lineTooLong")
+        /// An event's data grew past the parser's `maximumEventSize` without a blank line to end it.
+        public static let eventTooLarge = Kind(rawValue: "eventTooLarge")
         /// The bytes were not valid UTF-8 text.
         public static let invalidUTF8 = Kind(rawValue: "invalidUTF8")
         /// `events()` was asked of a response that is not `text/event-stream`.

@@ -30,7 +30,7 @@ extension HAR.Entry {
                 bodySize: request.httpBody?.count ?? 0),
             response: HAR.Response(
                 status: response.statusCode,
-                statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+                statusText: ReasonPhrase.of(response.statusCode),
                 httpVersion: "HTTP/1.1",
                 cookies: [], headers: responseHeaders,
                 content: HAR.Content(
@@ -80,7 +80,7 @@ extension HAR.Entry {
         }
         let chunks = pieces.enumerated().map { index, piece in
             let gap = pacing ? arrival[index] - (index == 0 ? 0 : arrival[index - 1]) : 0
-            return MockChunk(piece, after: .microseconds(Int64((Swift.max(0, gap) * 1_000).rounded())))
+            return MockChunk(piece, after: Duration(clampedMilliseconds: gap))
         }
         return MockResponse(status: response.status, headers: headers, body: .chunks(chunks, then: .finish))
     }
@@ -128,6 +128,14 @@ extension HAR.Entry {
         }
         if offset < body.endIndex { pieces.append(body[offset...]) }
         return pieces
+    }
+}
+
+extension Duration {
+    /// A recorded gap in milliseconds from a file: negative, NaN or absurd values never trap (a day at most).
+    init(clampedMilliseconds milliseconds: Double) {
+        let bounded = Swift.min(Swift.max(milliseconds.isNaN ? 0 : milliseconds, 0), 86_400_000)
+        self = .microseconds(Int64((bounded * 1_000).rounded()))
     }
 }
 

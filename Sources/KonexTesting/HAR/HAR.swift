@@ -82,6 +82,22 @@ public struct HAR: Codable, Sendable, Hashable {
         public var text: String
         /// `"base64"` when `text` holds base64 of a binary body (a Konex extension; HAR has no field for it).
         public var _encoding: String?
+        /// The fields of a form body, as some tools write them beside (or instead of) `text`.
+        public var params: [Param]? = nil
+    }
+
+    /// One field of a posted form (`postData.params`).
+    public struct Param: Codable, Sendable, Hashable {
+        public var name: String
+        public var value: String?
+        public var fileName: String?
+        public var contentType: String?
+        public init(name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil) {
+            self.name = name
+            self.value = value
+            self.fileName = fileName
+            self.contentType = contentType
+        }
     }
 
     /// The response.

@@ -154,7 +154,11 @@ private struct EntryReader {
     static func text(_ raw: Any?) -> String? {
         if let string = raw as? String { return string }
         if let array = raw as? [Any] { return array.compactMap { text($0) }.joined(separator: ", ") }
-        if let number = number(raw) { return number == number.rounded() ? String(Int64(number)) : String(number) }
+        if let number = number(raw) {
+            // Whole numbers as integers, while an Int64 holds them exactly; anything larger as written by Double.
+            if number.isFinite, number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+            return String(number)
+        }
         return nil
     }
 

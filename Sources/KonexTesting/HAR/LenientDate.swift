@@ -25,8 +25,9 @@ enum LenientDate {
             let start = index + 1
             index = start
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-            guard index > start, let value = digits(start..<index) else { return nil }
-            let count = index - start
+            // Digits past the ninth (nanoseconds) carry nothing a Date keeps, and would overflow the sum.
+            let count = Swift.min(index - start, 9)
+            guard index > start, let value = digits(start..<(start + count)) else { return nil }
             fraction =
                 unpaddedMilliseconds && count < 3 ? Double(value) / 1_000 : Double(value) / pow(10, Double(count))
         }

@@ -2,9 +2,18 @@ import Foundation
 import Konex
 
 extension Redaction {
-    /// The entry with every listed header, query item and JSON field replaced, and what was replaced listed in the
+    /// The entry with every listed header, cookie, query item and body field (JSON, form, multipart, HAR `params`)
+    /// replaced, URLs in `Location`-like headers and `redirectURL` redacted, and what was replaced listed in the
     /// entry's `_konex.redacted` field (so a reader of the fixture knows which values are placeholders).
     func apply(to entry: HAR.Entry) -> HAR.Entry {
+        // Registered secrets are a tripwire for a fixture (the final scan refuses the file), not something to
+        // paper over here, so the field rules run without them.
+        var fields = self
+        fields.secrets = []
+        return fields.applyFieldRules(to: entry)
+    }
+
+    private func applyFieldRules(to entry: HAR.Entry) -> HAR.Entry {
         var entry = entry
         var redacted: Set<String> = []
         func header(_ item: HAR.NameValue) -> HAR.NameValue {
@@ -12,27 +21,71 @@ extension Redaction {
             if value != item.value { redacted.insert("header \(item.name)") }
             return HAR.NameValue(name: item.name, value: value)
         }
+        func cookie(_ item: HAR.NameValue) -> HAR.NameValue {
+            if item.value != Self.placeholder { redacted.insert("cookie \(item.name)") }
+            return HAR.NameValue(name: item.name, value: Self.placeholder)
+        }
         entry.request.headers = entry.request.headers.map(header)
         entry.response.headers = entry.response.headers.map(header)
+        entry.request.cookies = entry.request.cookies.map(cookie)
+        entry.response.cookies = entry.response.cookies.map(cookie)
         entry.request.queryString = entry.request.queryString.map { item in
             let value = value(ofQueryItem: item.name, item.value)
             if value != item.value { redacted.insert("query \(item.name)") }
             return HAR.NameValue(name: item.name, value: value)
         }
         entry.request.url = url(entry.request.url)
-        var keys: Set<String> = []
-        if let post = entry.request.postData, post._encoding == nil {
-            entry.request.postData?.text = redactJSON(post.text, redactedKeys: &keys)
+        let redirect = url(entry.response.redirectURL)
+        if redirect != entry.response.redirectURL { redacted.insert("redirectURL") }
+        entry.response.redirectURL = redirect
+        if let post = entry.request.postData {
+            entry.request.postData = redact(post, into: &redacted)
         }
-        if let text = entry.response.content.text, entry.response.content.encoding == nil {
-            entry.response.content.text = redactJSON(text, redactedKeys: &keys)
-        }
-        redacted.formUnion(keys.map { "json \($0)" })
+        entry.response.content = redact(entry.response.content, into: &redacted)
         if !redacted.isEmpty {
             var info = entry._konex ?? HAR.KonexInfo()
             info.redacted = redacted.sorted()
             entry._konex = info
         }
         return entry
+    }
+
+    private func redact(_ post: HAR.PostData, into redacted: inout Set<String>) -> HAR.PostData {
+        var post = post
+        if post._encoding == "base64" {
+            // A binary body (a multipart upload with a file): redact its bytes, not the base64 text.
+            if let bytes = Data(base64Encoded: post.text) {
+                let result = body(bytes, contentType: post.mimeType)
+                redacted.formUnion(result.redactedKeys)
+                post.text = result.data.base64EncodedString()
+            }
+        } else {
+            post.text = body(post.text, contentType: post.mimeType, redactedKeys: &redacted)
+        }
+        post.params = post.params?.map { param in
+            var param = param
+            if isListedField(param.name), param.value != nil, param.value != Self.placeholder {
+                param.value = Self.placeholder
+                redacted.insert("param \(param.name)")
+            }
+            return param
+        }
+        return post
+    }
+
+    private func redact(_ content: HAR.Content, into redacted: inout Set<String>) -> HAR.Content {
+        var content = content
+        guard let text = content.text else { return content }
+        if content.encoding == "base64" {
+            guard content.mimeType.lowercased().hasPrefix("multipart/"), let bytes = Data(base64Encoded: text) else {
+                return content
+            }
+            let result = body(bytes, contentType: content.mimeType)
+            redacted.formUnion(result.redactedKeys)
+            content.text = result.data.base64EncodedString()
+        } else {
+            content.text = body(text, contentType: content.mimeType, redactedKeys: &redacted)
+        }
+        return content
     }
 }

@@ -26,7 +26,7 @@ import Testing
         let body = String(repeating: "x", count: 1_000)
         let (client, _) = makeClient { $0.stub(.get("/v1/x"), .string(body)) }
         let error = try await requireThrows(KonexError.self) { try await client.request("x").responseJSON() }
-        #expect(error.bodySnippet == String(repeating: "x", count: 200) + "…")
+        #expect(error.bodySnippet == String(repeating: "x", count: 200) + "… (1000 bytes)")
     }
 
     @Test(arguments: [

@@ -41,10 +41,11 @@ import Testing
         let reopened = DiskCacheStorage(directory: directory)
         #expect(reopened.response(forKey: "GET https://api.test/a") == stored)
         #expect(reopened.response(forKey: "GET https://api.test/b") == nil)
-        // Written atomically: nothing but the entry itself is left in the folder.
+        // Written atomically: nothing but the entry itself (and the folder's secret) is left in the folder.
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files.count == 1)
-        #expect(files[0].hasSuffix(".konexcache"))
+        #expect(files.count == 2)
+        #expect(files.contains(".konexcache-secret"))
+        #expect(files.contains { $0.hasSuffix(".konexcache") })
     }
 
     @Test(arguments: ["truncated", "garbage", "wrong magic", "longer body", "empty"])
@@ -77,8 +78,8 @@ import Testing
         // Pretend another key hashed to the same file: its metadata names a different key.
         let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "GET https://api.test/a"))
         let data = try Data(contentsOf: file)
-        #expect(DiskCacheStorage.decode(data, key: "GET https://api.test/other") == nil)
-        #expect(DiskCacheStorage.decode(data, key: "GET https://api.test/a") != nil)
+        #expect(DiskCacheStorage.decode(data, key: storage.digest("GET https://api.test/other")) == nil)
+        #expect(DiskCacheStorage.decode(data, key: storage.digest("GET https://api.test/a")) != nil)
     }
 
     @Test func diskEvictsTheLeastRecentlyUsedFiles() throws {
@@ -91,9 +92,10 @@ import Testing
         #expect(storage.response(forKey: "b") == nil)
         #expect(storage.response(forKey: "a") != nil)
         #expect(storage.size <= 4_000)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 3)
+        let entries = { try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".konexcache") } }
+        #expect(try entries().count == 3)
         storage.removeAll()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(try entries().isEmpty)
     }
 
     @Test func theCacheWorksTheSameOverDisk() async throws {

@@ -71,13 +71,51 @@ import Testing
 
     @Test(
         arguments: [
-            [0x64, 0x61, 0x74, 0x61, 0x3A, 0x20, 0xFF, 0x0A, 0x0A],  // data: <0xFF>
-            [0x64, 0x61, 0x74, 0x61, 0x3A, 0x20, 0xC3, 0x0A, 0x0A],  // a cut two-byte sequence
-            [0x65, 0x76, 0x65, 0x6E, 0x74, 0x3A, 0xED, 0xA0, 0x80, 0x0A],  // event: <a surrogate>
-        ] as [[UInt8]])
-    func textThatIsNotUTF8IsATypedError(bytes: [UInt8]) async throws {
-        let failure = try await requireThrows(StreamFailure.self) { try Self.parse([bytes]) }
-        #expect(failure.kind == .invalidUTF8)
+            ([0x64, 0x61, 0x74, 0x61, 0x3A, 0x20, 0xFF, 0x0A, 0x0A], event("\u{FFFD}")),  // data: <0xFF>
+            ([0x64, 0x61, 0x74, 0x61, 0x3A, 0x20, 0xC3, 0x0A, 0x0A], event("\u{FFFD}")),  // a cut two-byte sequence
+            (  // event: <a surrogate>
+                [0x65, 0x76, 0x65, 0x6E, 0x74, 0x3A, 0xED, 0xA0, 0x80, 0x0A, 0x64, 0x61, 0x74, 0x61, 0x0A, 0x0A],
+                event("", "\u{FFFD}\u{FFFD}\u{FFFD}")
+            ),
+        ] as [([UInt8], ServerSentEvent)])
+    func textThatIsNotUTF8DecodesWithReplacementCharacters(bytes: [UInt8], expected: ServerSentEvent) throws {
+        // The standard decodes the stream as UTF-8 with U+FFFD for what is not; one bad byte never ends a stream.
+        #expect(try Self.everyChunking(of: bytes) == [expected])
+    }
+
+    @Test func anEmptyEventFieldIsAMessage() throws {
+        #expect(try Self.everyChunking(of: Array("event: add\nevent:\ndata: a\n\n".utf8)) == [Self.event("a")])
+    }
+
+    @Test func anIDCountsOnlyWhenItsEventIsDispatched() throws {
+        // The connection drops after "id: 2" but before the blank line: a reconnection must ask for event 2 again.
+        let (events, parser) = try Self.parse([Array("id: 1\ndata: a\n\nid: 2\ndata: b\n".utf8)])
+        #expect(events == [Self.event("a", id: "1")])
+        #expect(parser.lastEventID == "1")
+        // A block without data still commits its ID (the standard sets it before checking the data).
+        let (_, reset) = try Self.parse([Array("id: 1\ndata: a\n\nid: 5\n\n".utf8)])
+        #expect(reset.lastEventID == "5")
+    }
+
+    @Test func endlessDataWithoutABlankLineIsATypedError() async throws {
+        var parser = ServerSentEventParser(maximumLineLength: 64, maximumEventSize: 1_000)
+        let line = Data("data: \(String(repeating: "x", count: 50))\n".utf8)
+        let failure = try await requireThrows(StreamFailure.self) {
+            for _ in 0..<100 { try parser.parse(line) { _ in Issue.record("no event ends") } }
+        }
+        #expect(failure.kind == .eventTooLarge)
+        #expect(failure.description.contains("1000 bytes"))
+    }
+
+    @Test func aLongLineInOneBytePiecesIsParsedInLinearTime() throws {
+        // Before the splitter was moved instead of copied, each piece copied the partial line again: 512 KiB one
+        // byte at a time meant ~10¹¹ bytes copied (minutes). Now it is a moment; a regression makes this test hang.
+        var parser = ServerSentEventParser()
+        let line = Array("data: ".utf8) + Array(repeating: UInt8(ascii: "x"), count: 512 << 10) + [0x0A, 0x0A]
+        var events: [ServerSentEvent] = []
+        for byte in line { try parser.parse(Data([byte])) { events.append($0) } }
+        #expect(events.count == 1)
+        #expect(events.first?.data.utf8.count == 512 << 10)
     }
 
     @Test func aLineLongerThanTheLimitIsATypedError() async throws {

@@ -1,0 +1,83 @@
+import Foundation
+
+// Which stored response a request may see: the key (URL, then the partition or the credentials), and the variants
+// of a URL whose responses vary (RFC 9111 §4.1).
+extension HTTPCache {
+    /// Request headers whose values are credentials: a response stored under one value is never served for another.
+    /// Compared as digests keyed by the storage's secret; the values themselves are never stored.
+    public static let credentialHeaders: [String] = [
+        "Authorization", "Proxy-Authorization", "Cookie", "X-API-Key", "API-Key", "X-Auth-Token", "X-Access-Token",
+    ]
+
+    /// The key a request's response is stored under: its URL without the fragment, then the ``partition`` when one
+    /// is set, else a digest of the request's credentials (``credentialHeaders`` and the cookies
+    /// ``cookieStorage`` would add), so that one account is never served another's response.
+    /// - Parameter request: A request.
+    /// - Returns: The key, or `nil` for a request without a URL.
+    public func key(for request: URLRequest) -> String? {
+        guard let url = request.url else { return nil }
+        var text = url.absoluteString
+        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<hash]) }
+        if let partition {
+            text += " partition:" + digest(partition)
+        } else if let credentials = credentials(of: request, url: url) {
+            text += " credentials:" + digest(credentials)
+        }
+        return text
+    }
+
+    /// The credentials a request carries, as one text, or `nil` when it carries none.
+    private func credentials(of request: URLRequest, url: URL) -> String? {
+        var found: String?
+        for name in Self.credentialHeaders {
+            guard let value = request.value(forHTTPHeaderField: name) else { continue }
+            found = (found ?? "") + name + ":" + value + "\n"
+        }
+        // URLSession adds cookies below the interceptors, so the cache asks the same storage it will ask.
+        if request.httpShouldHandleCookies, let cookies = cookieStorage?.cookies(for: url), !cookies.isEmpty {
+            for cookie in cookies.sorted(by: { $0.name < $1.name }) {
+                found = (found ?? "") + "cookie " + cookie.name + "=" + cookie.value + "\n"
+            }
+        }
+        return found
+    }
+
+    /// A digest of `text` keyed by the storage's secret (HMAC-SHA-256, 128 bits shown), remembered for the last
+    /// values seen so a hit does not hash again.
+    func digest(_ text: String) -> String {
+        if let known = digests.withLock({ $0[text] }) { return known }
+        let made = String(SHA256.hex(SHA256.hmac(key: storage.keySecret, Array(text.utf8))).prefix(32))
+        digests.withLock { digests in
+            if digests.count >= 64 { digests.removeAll(keepingCapacity: true) }
+            digests[text] = made
+        }
+        return made
+    }
+
+    // MARK: Variants
+
+    /// The key of the variant of `key` that `request` selects, under the variant list `list`.
+    func variantKey(_ key: String, list: CachedResponse, request: URLRequest) -> String {
+        var selection = ""
+        for name in list.parsed.varyNames { selection += name + ":" + (request.value(forHTTPHeaderField: name) ?? "") + "\n" }
+        return key + " variant:" + (list.header(Self.variantListField) ?? "") + ":" + digest(selection)
+    }
+
+    /// The stored response `request` may use, and the key it is stored under.
+    func lookup(_ key: String, _ request: URLRequest) async -> (response: CachedResponse, key: String)? {
+        guard let primary = await io({ self.storage.response(forKey: key) }) else { return nil }
+        guard primary.isVariantList else { return matching(primary, request).map { ($0, key) } }
+        let variant = variantKey(key, list: primary, request: request)
+        guard let stored = await io({ self.storage.response(forKey: variant) }) else { return nil }
+        return matching(stored, request).map { ($0, variant) }
+    }
+
+    /// The field of a variant list that names its generation: variants of an earlier list (before an invalidation)
+    /// are never found again.
+    static let variantListField = "X-Konex-Variants"
+}
+
+extension CachedResponse {
+    /// Whether this entry only lists the `Vary` names of a URL whose responses are stored as variants.
+    var isVariantList: Bool { statusCode == 0 }
+}
