@@ -59,7 +59,9 @@ extension HTTPCache {
     /// The key of the variant of `key` that `request` selects, under the variant list `list`.
     func variantKey(_ key: String, list: CachedResponse, request: URLRequest) -> String {
         var selection = ""
-        for name in list.parsed.varyNames { selection += name + ":" + (request.value(forHTTPHeaderField: name) ?? "") + "\n" }
+        for name in list.parsed.varyNames {
+            selection += name + ":" + (request.value(forHTTPHeaderField: name) ?? "") + "\n"
+        }
         return key + " variant:" + (list.header(Self.variantListField) ?? "") + ":" + digest(selection)
     }
 

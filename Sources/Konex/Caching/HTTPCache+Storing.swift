@@ -31,7 +31,10 @@ extension HTTPCache {
         } else {
             list = CachedResponse(
                 url: url, statusCode: 0,
-                headers: ["Vary": varyNames.joined(separator: ", "), Self.variantListField: SHA256.hex(ProcessSecret.random(count: 8))],
+                headers: [
+                    "Vary": varyNames.joined(separator: ", "),
+                    Self.variantListField: SHA256.hex(ProcessSecret.random(count: 8)),
+                ],
                 body: Data(), requestDate: requestDate, responseDate: requestDate)
             await io { self.storage.store(list, forKey: key) }
         }
@@ -43,9 +46,13 @@ extension HTTPCache {
     /// `Set-Cookie`, which sets state once and must not be replayed (or written to disk) with every hit.
     static func storedHeaders(of response: HTTPURLResponse) -> [String: String] {
         var headers = HTTPHeaders(response).dictionary
-        var dropped: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "set-cookie"]
+        var dropped: Set<String> = [
+            "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "set-cookie",
+        ]
         if let connection = headers.first(where: { $0.key.lowercased() == "connection" })?.value {
-            for name in connection.split(separator: ",") { dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased()) }
+            for name in connection.split(separator: ",") {
+                dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased())
+            }
         }
         for name in headers.keys where dropped.contains(name.lowercased()) { headers[name] = nil }
         return headers

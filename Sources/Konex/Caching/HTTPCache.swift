@@ -172,7 +172,8 @@ public final class HTTPCache: TransportInterceptor {
                 revalidateInBackground(stored, key: storedKey, primaryKey: key, request: outgoing, next: next)
                 return serve(stored, key: storedKey, to: request, as: .cache, age: age)
             }
-            return try await revalidate(stored, key: storedKey, primaryKey: key, request: outgoing, asked: asked, next: next)
+            return try await revalidate(
+                stored, key: storedKey, primaryKey: key, request: outgoing, asked: asked, next: next)
         } else if asked.has("only-if-cached") {
             return gatewayTimeout(request)
         }

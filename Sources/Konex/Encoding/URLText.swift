@@ -66,8 +66,9 @@ enum URLText {
                 guard second < bytes.endIndex, bytes[second] == UInt8(ascii: "/") else { return nil }
                 return bytes.index(after: second)
             }
-            guard isLetter(byte) || (byte &- UInt8(ascii: "0")) < 10 || byte == UInt8(ascii: "+")
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard
+                isLetter(byte) || (byte &- UInt8(ascii: "0")) < 10 || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             else { return nil }
             index = bytes.index(after: index)
         }

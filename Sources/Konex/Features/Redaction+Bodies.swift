@@ -67,7 +67,8 @@ extension Redaction {
             guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else {
                 continue
             }
-            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\""))
             return value.isEmpty ? nil : value
         }
         return nil
@@ -82,7 +83,8 @@ extension Redaction {
                 guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "name" else {
                     continue
                 }
-                return parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                return parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\""))
             }
         }
         return nil
@@ -188,7 +190,8 @@ struct JSONRedactor {
         default:
             var index = start
             while index < bytes.count,
-                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index])
+                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(
+                    bytes[index])
             {
                 index += 1
             }

@@ -70,7 +70,8 @@ public struct Redaction: Sendable {
         }
         if let items = components.queryItems, items.contains(where: { queryItems.contains($0.name.lowercased()) }) {
             components.queryItems = items.map { item in
-                queryItems.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
+                queryItems.contains(item.name.lowercased())
+                    ? URLQueryItem(name: item.name, value: Self.placeholder) : item
             }
             changed = true
         }

@@ -3,16 +3,17 @@
 /// line must read the same everywhere).
 package enum ReasonPhrase {
     package static func of(_ statusCode: Int) -> String {
-        phrases[statusCode] ?? {
-            switch statusCode {
-            case 100..<200: "Informational"
-            case 200..<300: "Success"
-            case 300..<400: "Redirection"
-            case 400..<500: "Client Error"
-            case 500..<600: "Server Error"
-            default: "Unknown Status"
-            }
-        }()
+        phrases[statusCode]
+            ?? {
+                switch statusCode {
+                case 100..<200: "Informational"
+                case 200..<300: "Success"
+                case 300..<400: "Redirection"
+                case 400..<500: "Client Error"
+                case 500..<600: "Server Error"
+                default: "Unknown Status"
+                }
+            }()
     }
 
     private static let phrases: [Int: String] = [

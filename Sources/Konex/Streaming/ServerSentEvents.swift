@@ -48,8 +48,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                     // The connection broke, or went silent past the idle timeout: reconnect if asked to, else report
                     // it. (A total timeout, a full buffer or bad text end the stream for good.)
                     parser.finish()
-                    guard try await reconnect(after: error) else { throw error }
-                    continue
+                    guard stream.source.reconnection != nil else { throw error }
+                    if try await reconnect(after: error) { continue }
+                    done = true  // the server answered 204: stop reconnecting (WHATWG), which ends the stream
+                    return nil
                 }
                 guard let chunk else {
                     parser.finish()

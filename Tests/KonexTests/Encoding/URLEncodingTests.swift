@@ -1,7 +1,8 @@
 import Foundation
-import Konex
 import KonexTesting
 import Testing
+
+@testable import Konex
 
 @Suite struct URLEncodingTests {
     static let cases: [(Parameters, String)] = [
@@ -74,5 +75,19 @@ import Testing
         }
         _ = try await client.request(Remove()).validate().responseObject(of: Empty.self)
         #expect(mock.requestCount == 1)
+    }
+}
+
+/// Item 11: a scheme exists only at the start, so a `://` later in the text never stops the encoding.
+@Suite struct URLTextSchemeTests {
+    @Test(arguments: [
+        ("a b?next=https://x.y/", "a%20b?next=https://x.y/"),
+        ("/search/a b?u=http://x", "/search/a%20b?u=http://x"),
+        ("1http://x y", "1http://x%20y"),
+        ("https://api.test/a b", "https://api.test/a%20b"),
+        ("web+cal://host/a b", "web+cal://host/a%20b"),
+    ])
+    func onlyALeadingSchemeIsOne(text: String, expected: String) {
+        #expect(String(URLText.encoded(Substring(text))) == expected)
     }
 }

@@ -92,7 +92,9 @@ import Testing
         #expect(storage.response(forKey: "b") == nil)
         #expect(storage.response(forKey: "a") != nil)
         #expect(storage.size <= 4_000)
-        let entries = { try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".konexcache") } }
+        let entries = {
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".konexcache") }
+        }
         #expect(try entries().count == 3)
         storage.removeAll()
         #expect(try entries().isEmpty)

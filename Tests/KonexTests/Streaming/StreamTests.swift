@@ -347,3 +347,60 @@ import Testing
         #expect(mock.requestCount == 1)
     }
 }
+
+/// Item 8: reconnection keeps the request's timeouts, reconnects after an idle timeout, and sends only the current
+/// `Last-Event-ID`.
+@Suite struct ReconnectionTrustTests {
+    @Test func anIdleTimeoutReconnectsAndEveryConnectionKeepsIt() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        let silent = { (id: String) in
+            MockResponse.chunks([.text("id: \(id)\ndata: \(id)\n\n")], contentType: "text/event-stream", then: .hang)
+        }
+        mock.stub(.get("/feed").header("Last-Event-ID", "2"), .status(204))
+        mock.stub(.get("/feed").header("Last-Event-ID", "1"), silent("2"))
+        mock.stub(.get("/feed"), silent("1"), times: .once)
+        let client = KonexClient.mocked(mock, clock: clock)
+        let policy = ReconnectionPolicy(initialDelay: .seconds(1), jitter: 0)
+        let stream = try await client.request("feed").reconnecting(policy).stream(idleTimeout: .seconds(5))
+        let seen = Lock<[String]>([])
+        let reader = Task { for try await event in stream.events() { seen.withLock { $0.append(event.data) } } }
+        for _ in 0..<40 {
+            try await WaitTimeout.wait(for: "a sleeper or the last request") {
+                clock.sleeperCount > 0 || mock.requestCount == 3
+            }
+            if mock.requestCount == 3 { break }
+            clock.advance(by: .seconds(1))
+        }
+        try await reader.value  // the third connection's 204 ends the stream
+        #expect(seen.value == ["1", "2"])
+        #expect(mock.requests.map { $0.header("Last-Event-ID") } == [nil, "1", "2"])
+    }
+
+    @Test func anIDResetByTheServerIsNotSentAgain() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(
+            .get("/feed").header("Last-Event-ID", "1"),
+            .chunks([.text("id\ndata: reset\n\n")], contentType: "text/event-stream"))
+        mock.stub(.get("/feed"), .chunks([.text("id: 1\ndata: a\n\n")], contentType: "text/event-stream"), times: .once)
+        mock.stub(.get("/feed"), .status(204))
+        let client = KonexClient.mocked(mock, clock: ImmediateClock())
+        var seen: [String] = []
+        let stream = try await client.request("feed").reconnecting(ReconnectionPolicy(jitter: 0)).stream()
+        for try await event in stream.events() { seen.append(event.data) }
+        #expect(seen == ["a", "reset"])
+        #expect(mock.requests.map { $0.header("Last-Event-ID") } == [nil, "1", nil])
+    }
+
+    @Test func theDelayIsSpreadByJitterWithinItsBounds() {
+        let policy = ReconnectionPolicy(initialDelay: .seconds(10), jitter: 0.2)
+        #expect(policy.delay(serverRetry: nil, failures: 0, random: 0) == .seconds(8))
+        #expect(policy.delay(serverRetry: nil, failures: 0, random: 0.5) == .seconds(10))
+        #expect(policy.delay(serverRetry: .seconds(1), failures: 1, random: 0.999_999) < .milliseconds(2_400))
+        // Absurd inputs are clamped, never a trap: a server's 18-digit retry and a thousand failures.
+        let huge = ReconnectionPolicy(maximumAttempts: 10_000, maximumDelay: .seconds(3_600))
+        #expect(
+            huge.delay(serverRetry: .milliseconds(999_999_999_999_999_999), failures: 1_000, random: 1)
+                <= .seconds(4_320))
+    }
+}
