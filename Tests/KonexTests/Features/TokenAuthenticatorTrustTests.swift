@@ -65,11 +65,11 @@ import Testing
         let attempts = Lock(0)
         let auth = TokenAuthenticator(
             credential: .init(accessToken: "old", expiresAt: now.addingTimeInterval(30)),
-            refreshBeforeExpiry: .seconds(60), now: { now }
-        ) { _ in
-            attempts.withLock { $0 += 1 }
-            throw Down()
-        }
+            refreshBeforeExpiry: .seconds(60), now: { now },
+            refresh: { _ in
+                attempts.withLock { $0 += 1 }
+                throw Down()
+            })
         let mock = server(valid: "old")
         let client = KonexClient.mocked(mock, baseURL: api)
         client.adapters = [auth]
