@@ -8,7 +8,7 @@ import Foundation
 /// the directory on first use, outside the lock.
 ///
 /// Nothing secret is written as it is: the key (a URL with credential digests) is stored as a keyed SHA-256 digest,
-/// the URL with token-like query items redacted, and credentials and `Vary` values only as digests keyed by a random
+/// the URL and the URLs in `Location`-like headers with token-like query items redacted (``Redaction/default``), and credentials and `Vary` values only as digests keyed by a random
 /// secret kept in the folder (`.konexcache-secret`, readable by the owner only), so a copied cache folder cannot be
 /// checked against guessed passwords. ``HTTPCache`` calls a disk storage off Swift's cooperative threads.
 /// ```swift
@@ -54,6 +54,12 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         // The URL as the logs show it: a token in its query never reaches the disk (it is served under the
         // request's own URL anyway).
         response.url = URL(string: Redaction.default.url(response.url.absoluteString)) ?? response.url
+        // So are URLs in headers (`Location`, `Content-Location`): a redirect kept on disk points at the URL with
+        // its token redacted, a price paid so that no token is ever written.
+        for (name, value) in response.headers {
+            let redacted = Redaction.default.value(ofHeader: name, value)
+            if redacted != value { response.headers[name] = redacted }
+        }
         guard let data = Self.encode(response, key: digest(key)) else { return }
         let file = directory.appendingPathComponent(Self.fileName(for: key))
         do {

@@ -79,8 +79,9 @@ public struct Redaction: Sendable {
         return components.string ?? form(url)
     }
 
-    /// Free text (an error message, an underlying error's description) with every `http://` or `https://` URL in it
-    /// redacted as ``url(_:)`` does, and registered secrets replaced.
+    /// Free text (an error message, an underlying error's description, a report line) with every `http://` or
+    /// `https://` URL in it redacted as ``url(_:)`` does, every listed `name=value` pair replaced (a relative URL, a
+    /// form), and registered secrets replaced.
     public func text(_ text: String) -> String {
         var output = text
         if text.contains("://") {
@@ -96,6 +97,8 @@ public struct Redaction: Sendable {
             }
             output = result + rest
         }
+        // A relative URL or a form in the text (`GET /me?token=…`): listed `name=value` pairs are replaced too.
+        output = form(output)
         for secret in secrets where !secret.isEmpty {
             output = output.replacingOccurrences(of: secret, with: Self.placeholder)
         }

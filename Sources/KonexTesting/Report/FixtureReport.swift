@@ -130,7 +130,8 @@ public struct FixtureReport: Sendable {
         }
     }
 
-    /// The findings as a plain-text table, worst first within each file.
+    /// The findings as a plain-text table, worst first within each file, redacted like a log (a journal line or a
+    /// skipped entry may name a URL with a token).
     public var table: String {
         let width = max(4, findings.map(\.file.count).max() ?? 4)
         var lines = ["file".padding(toLength: width, withPad: " ", startingAt: 0) + "  status   finding"]
@@ -139,7 +140,7 @@ public struct FixtureReport: Sendable {
             lines.append(
                 finding.file.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                     + finding.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + "  "
-                    + finding.message)
+                    + Redaction.default.text(finding.message))
         }
         let problems = findings.filter { $0.severity == .problem }.count
         lines.append("")
