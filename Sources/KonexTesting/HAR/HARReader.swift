@@ -56,7 +56,7 @@ extension HAR {
 }
 
 /// Reads one entry leniently into the strict model.
-private struct EntryReader {
+struct EntryReader {
     enum Outcome {
         case entry(HAR.Entry)
         case skip(String)

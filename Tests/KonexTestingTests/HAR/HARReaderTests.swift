@@ -174,3 +174,18 @@ extension FixtureDirectory {
         return FixtureDirectory(folder)
     }
 }
+
+/// Numbers in other tools' files are hostile until bounded (the fuzz seeds that found these are in Fuzz/Corpus).
+@Suite struct HARHostileNumberTests {
+    @Test func manyFractionalDigitsAreReadNotOverflowed() throws {
+        let date = try #require(LenientDate.parse("2024-01-02T03:04:05.1234567890123456789012345+01:00"))
+        #expect(abs(date.timeIntervalSince1970 - 1_704_161_045.123_456_789) < 0.000_001)
+    }
+
+    @Test func absurdChunkTimingsReplayWithoutATrap() throws {
+        #expect(Duration(clampedMilliseconds: 1e300) == .seconds(86_400))
+        #expect(Duration(clampedMilliseconds: -.infinity) == .zero)
+        #expect(Duration(clampedMilliseconds: .nan) == .zero)
+        #expect(EntryReader.text(1e300) == "1e+300")
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+
+@testable import Konex
+@testable import KonexTesting
+
+/// The target this process fuzzes, from `KONEX_FUZZ_TARGET` (libFuzzer owns the command line).
+nonisolated(unsafe) let target = ProcessInfo.processInfo.environment["KONEX_FUZZ_TARGET"] ?? ""
+
+/// A fixed wall clock, so a run is reproducible from its input alone.
+let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// libFuzzer's entry point: one input, one target. A crash, a trap, a sanitizer report or a failed `check` is a
+/// finding; libFuzzer saves the input that caused it.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    let bytes = start.map { Data(bytes: $0, count: count) } ?? Data()
+    let text = String(decoding: bytes, as: UTF8.self)
+    switch target {
+    case "httpdate": FuzzTargets.httpDate(text)
+    case "cachecontrol": FuzzTargets.cacheControl(text)
+    case "retryafter": FuzzTargets.retryAfter(text)
+    case "mediatype": FuzzTargets.mediaType(text)
+    case "sse": FuzzTargets.serverSentEvents(bytes)
+    case "lines": FuzzTargets.lines(bytes)
+    case "jsonscanner": FuzzTargets.jsonScanner(bytes)
+    case "urltext": FuzzTargets.urlText(text)
+    case "urlencoding": FuzzTargets.urlEncoding(text)
+    case "har": FuzzTargets.har(bytes)
+    case "lenientdate": FuzzTargets.lenientDate(text)
+    case "diskentry": FuzzTargets.diskEntry(bytes)
+    case "redaction": FuzzTargets.redaction(bytes)
+    default: fatalError("set KONEX_FUZZ_TARGET to one of scripts/fuzz's targets (got \"\(target)\")")
+    }
+    return 0
+}
+
+/// A property the target promises; failing it is a finding like a crash.
+func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    if !condition() { fatalError("property failed: \(message())") }
+}
+
+enum FuzzTargets {
+    static func httpDate(_ text: String) {
+        guard let date = HTTPDate.parse(text) else { return }
+        // Four-digit years only: every date a header can give lies within years 0 to 9999.
+        check(date.timeIntervalSince1970 > -62_200_000_000 && date.timeIntervalSince1970 < 253_403_000_000, "\(date)")
+    }
+
+    static func cacheControl(_ text: String) {
+        let control = CacheControl(text)
+        for name in ["max-age", "s-maxage", "stale-while-revalidate", "stale-if-error", "max-stale", "min-fresh"] {
+            if case .valid(let seconds)? = control.seconds(name) {
+                check((0...CacheControl.maximumSeconds).contains(seconds), "\(name)=\(seconds)")
+            }
+        }
+        let age = CacheControl.ageSeconds(text)
+        check((0...CacheControl.maximumSeconds).contains(age), "age \(age)")
+        // A stored response built on the same text as every header must never trap when asked about freshness.
+        let headers = [
+            "Cache-Control": text, "Date": text, "Expires": text, "Last-Modified": text, "Age": text, "Vary": text,
+        ]
+        let stored = CachedResponse(
+            url: URL(string: "https://fuzz.test/")!, statusCode: 200, headers: headers, body: Data(), requestDate: now,
+            responseDate: now)
+        _ = stored.age(at: now.addingTimeInterval(1))
+        _ = stored.freshnessLifetime(shared: true)
+        _ = stored.freshnessLifetime(shared: false)
+    }
+
+    static func retryAfter(_ text: String) {
+        guard let wait = RetryAfter.parse(text, now: now) else { return }
+        check(wait >= .zero, "negative wait \(wait)")
+        _ = RetryPolicy().backoff(afterAttempt: Int(text.utf8.count))
+    }
+
+    static func mediaType(_ text: String) {
+        _ = MediaType.matches(text, anyOf: ["application/json", "text/*", "*/*", "application/*+json"])
+        _ = MediaType.charset(of: text)
+    }
+
+    /// The same bytes in two chunkings (whole, and cut where the input's first byte says) give the same events.
+    static func serverSentEvents(_ bytes: Data) {
+        guard let first = bytes.first else { return }
+        let body = bytes.dropFirst()
+        func parse(_ chunks: [Data]) -> Result<[ServerSentEvent], StreamFailure> {
+            var parser = ServerSentEventParser(maximumLineLength: 256, maximumEventSize: 1_024)
+            var events: [ServerSentEvent] = []
+            do {
+                for chunk in chunks { try parser.parse(chunk) { events.append($0) } }
+            } catch let failure as StreamFailure {
+                return .failure(failure)
+            } catch {
+                fatalError("an error that is not a StreamFailure: \(error)")
+            }
+            parser.finish()
+            return .success(events)
+        }
+        let step = Int(first % 7) + 1
+        let pieces = stride(from: body.startIndex, to: body.endIndex, by: step).map {
+            Data(body[$0..<Swift.min($0 + step, body.endIndex)])
+        }
+        let whole = parse([Data(body)])
+        let cut = parse(pieces)
+        switch (whole, cut) {
+        case (.success(let a), .success(let b)): check(a == b, "chunking changed the events")
+        case (.failure(let a), .failure(let b)): check(a.kind == b.kind, "chunking changed the failure")
+        default: check(false, "chunking changed success into failure or back")
+        }
+    }
+
+    /// Lines cut at any chunking are the lines of the whole.
+    static func lines(_ bytes: Data) {
+        guard let first = bytes.first else { return }
+        let body = Array(bytes.dropFirst())
+        func split(step: Int) -> [[UInt8]]? {
+            var splitter = LineSplitter(maximumLength: 512)
+            var lines: [[UInt8]] = []
+            var index = 0
+            do {
+                while index < body.count {
+                    let end = Swift.min(index + step, body.count)
+                    try body[index..<end].withUnsafeBytes { try splitter.split($0) { lines.append(Array($0)) } }
+                    index = end
+                }
+            } catch {
+                return nil
+            }
+            if let rest = splitter.remainder() { lines.append(rest) }
+            return lines
+        }
+        let whole = split(step: Swift.max(1, body.count))
+        let cut = split(step: Int(first % 5) + 1)
+        check(whole == cut, "chunking changed the lines")
+    }
+
+    /// Differential against a full parse: the scanner never returns a value from a document JSONSerialization
+    /// refuses. The first line is the key path, the rest the document.
+    static func jsonScanner(_ bytes: Data) {
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return }
+        let path = String(decoding: bytes[..<newline], as: UTF8.self)
+        let document = Data(bytes[(newline + 1)...])
+        guard let range = try? JSONScanner.range(of: JSONKeyPath(path), in: document) else { return }
+        check(
+            (try? JSONSerialization.jsonObject(with: document, options: .fragmentsAllowed)) != nil,
+            "the scanner returned a value from a document a full parse refuses")
+        check(
+            (try? JSONSerialization.jsonObject(with: document[range], options: .fragmentsAllowed)) != nil,
+            "the scanner returned a slice that is not JSON")
+    }
+
+    /// Encoding is idempotent, and what it gives Foundation always parses.
+    static func urlText(_ text: String) {
+        let once = URLText.encoded(Substring(text))
+        check(URLText.encoded(once) == once, "encoding twice changed the text")
+        if !text.isEmpty, !once.contains("://") || once.first?.isLetter == true {
+            _ = URL(string: String(once))
+        }
+    }
+
+    /// Percent-encoding round-trips.
+    static func urlEncoding(_ text: String) {
+        let encoded = URLEncoding.percentEncode(text)
+        check(encoded.utf8.allSatisfy { $0 < 0x80 }, "non-ASCII after encoding")
+        check(encoded.removingPercentEncoding == text, "decoding does not give the text back")
+    }
+
+    static func har(_ bytes: Data) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-fuzz-\(getpid()).har")
+        guard (try? bytes.write(to: file)) != nil else { return }
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let (archive, _) = try? HAR.read(from: file) else { return }
+        for entry in archive.log.entries {
+            _ = try? entry.mockResponse(pacing: true)
+            _ = Redaction.default.apply(to: entry)
+        }
+        _ = try? archive.endpoints(allowRepeats: false, pacing: true)
+        _ = try? archive.encoded()
+    }
+
+    static func lenientDate(_ text: String) {
+        _ = LenientDate.parse(text)
+        _ = LenientDate.parse(text, unpaddedMilliseconds: true)
+    }
+
+    static func diskEntry(_ bytes: Data) {
+        _ = DiskCacheStorage.decode(bytes, key: "fuzz")
+    }
+
+    /// Redaction reads any body without a trap, in every format, and never grows a listed value back.
+    static func redaction(_ bytes: Data) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let redaction = Redaction.default
+        for type in [nil, "application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=b"] {
+            _ = redaction.body(bytes, contentType: type)
+            _ = redaction.bodySnippet(bytes, contentType: type, limit: Int(bytes.first ?? 0))
+        }
+        let once = redaction.redactJSON(text)
+        check(redaction.redactJSON(once) == once, "redacting JSON twice changed it")
+        _ = redaction.url(text)
+        _ = redaction.text(text)
+        _ = redaction.form(text)
+    }
+}
+
+/// libFuzzer's driver, run from the entry point SwiftPM gives an executable (its own `main` is not linked then).
+@_silgen_name("LLVMFuzzerRunDriver")
+func runDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafeRawPointer?, Int) -> CInt
+) -> CInt
+
+@_cdecl("konex_fuzz_main")
+public func fuzzMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runDriver(&count, &arguments) { start, size in fuzz(start, size) }
+}
