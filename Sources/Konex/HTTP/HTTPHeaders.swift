@@ -14,8 +14,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Creates headers from name–value pairs; a later field with the same name (in any case) replaces an earlier one.
     public init(_ fields: some Sequence<(String, String)>) {
-        self.fields = []
-        for (name, value) in fields { self[name] = value }
+        // An index of lower-cased names: a response with ten thousand fields is read in linear time, not
+        // quadratic (a hostile server's headers took minutes through the subscript).
+        var result: [(name: String, value: String)] = []
+        var positions: [String: Int] = [:]
+        for (name, value) in fields {
+            let key = Self.folded(name)
+            if let index = positions[key] {
+                result[index] = (name, value)
+            } else {
+                positions[key] = result.count
+                result.append((name, value))
+            }
+        }
+        self.fields = result
     }
 
     /// Creates headers from a dictionary.
@@ -62,7 +74,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Equal when they hold the same fields, whatever the case of the names and the order.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.count == rhs.count && lhs.fields.allSatisfy { rhs[$0.name] == $0.value }
+        guard lhs.count == rhs.count else { return false }
+        let right = Dictionary(rhs.fields.map { (folded($0.name), $0.value) }, uniquingKeysWith: { _, last in last })
+        return lhs.fields.allSatisfy { right[folded($0.name)] == $0.value }
+    }
+
+    /// A name with ASCII letters in lower case, for comparing names as HTTP does.
+    static func folded(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
+        return String(decoding: name.utf8.map(lowercased), as: UTF8.self)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -66,9 +66,15 @@ public final class DataStream: Sendable {
     }
 
     /// The body as Server-Sent Events; reconnects when the request asked for it with ``DataRequest/reconnecting(_:)``.
-    /// - Parameter maximumLineLength: The longest line accepted, in bytes.
-    public func events(maximumLineLength: Int = ServerSentEventParser.defaultMaximumLineLength) -> ServerSentEvents {
-        ServerSentEvents(stream: self, maximumLineLength: maximumLineLength)
+    /// - Parameters:
+    ///   - maximumLineLength: The longest line accepted, in bytes.
+    ///   - maximumEventSize: The most bytes of data one event may gather (endless `data:` lines with no blank line
+    ///     end the stream with a `.decoding` error instead of taking all memory).
+    public func events(
+        maximumLineLength: Int = ServerSentEventParser.defaultMaximumLineLength,
+        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize
+    ) -> ServerSentEvents {
+        ServerSentEvents(stream: self, maximumLineLength: maximumLineLength, maximumEventSize: maximumEventSize)
     }
 
     /// Each event's `data` decoded as JSON, until an event whose data is `sentinel` (e.g. `"[DONE]"`).

@@ -5,11 +5,13 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     public typealias Element = ServerSentEvent
     let stream: DataStream
     let maximumLineLength: Int
+    let maximumEventSize: Int
 
     public func makeAsyncIterator() -> Iterator {
         Iterator(
             stream: stream, chunks: stream.chunks.makeAsyncIterator(),
-            parser: ServerSentEventParser(maximumLineLength: maximumLineLength), origin: stream.source,
+            parser: ServerSentEventParser(maximumLineLength: maximumLineLength, maximumEventSize: maximumEventSize),
+            origin: stream.source,
             elapsed: DataRequest.stopwatch(stream.source.client.activeClock))
     }
 

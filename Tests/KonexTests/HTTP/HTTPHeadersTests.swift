@@ -48,3 +48,14 @@ import Testing
         #expect(error.headers["Retry-After"] == "3")
     }
 }
+
+@Suite struct HTTPHeadersScaleTests {
+    @Test func aHundredThousandFieldsAreReadInLinearTime() {
+        // Through the subscript this was quadratic: 10¹⁰ comparisons, minutes for a hostile server's head.
+        let many = (0..<100_000).map { ("X-Field-\($0)", "\($0)") } + [("x-field-7", "last")]
+        let headers = HTTPHeaders(many)
+        #expect(headers.count == 100_000)
+        #expect(headers["X-FIELD-7"] == "last")
+        #expect(headers == HTTPHeaders(many.reversed().reversed()))
+    }
+}
