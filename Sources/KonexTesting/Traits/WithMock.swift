@@ -1,8 +1,8 @@
 import Foundation
 import Konex
 
-/// Runs `operation` with every `KonexClient` sending through `mock`, the plain-function form of the `.mocked`
-/// trait for XCTest and Swift 6.0.
+/// Runs `operation` with every `KonexClient` sending through `mock`, and waiting on the mock's clock, the
+/// plain-function form of the `.mocked` trait for XCTest and Swift 6.0.
 ///
 /// ```swift
 /// func testShowsTheUser() async throws {
@@ -24,7 +24,8 @@ public func withMock<Result>(
     let result = try await MockTransport.$current.withValue(
         mock,
         operation: {
-            try await KonexClient.withTransport(mock, operation: operation)
+            // The mock's own clock, as the `.mocked` trait does: its delays and the clients' retry waits agree.
+            try await KonexClient.withTransport(mock, clock: mock.clock, operation: operation)
         }, isolation: isolation)
     if verifyingAllEndpointsUsed { try mock.verifyAllEndpointsUsed() }
     return result

@@ -24,7 +24,17 @@ print(response.source)   // .network the first time, then .cache or .revalidated
 } }
 
 extension Readme { static func articleCachingCoalescingAndLimits2() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 54)
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 55)
+let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
+cache.partition = "account-42"
+// … at sign-out:
+cache.removeAll()
+#sourceLocation()
+    _ = cache
+} }
+
+extension Readme { static func articleCachingCoalescingAndLimits3() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 75)
 let client = KonexClient(baseURL: URL(string: "https://api.example.com")!, interceptors: [HTTPCache()])
 let fresh = try await client.request("/feed").cachePolicy(.reloadIgnoringLocalCacheData).responseData()
 let offline = try await client.request("/feed").cachePolicy(.returnCacheDataDontLoad).response()

@@ -6,7 +6,8 @@ import KonexTesting
 import Testing
 
 extension Readme { static func snippet1() async throws {
-#sourceLocation(file: "README.md", line: 12)
+#sourceLocation(file: "README.md", line: 14)
+
 
 
 struct Post: Decodable, Sendable {
@@ -29,7 +30,7 @@ let posts = try await client.request(GetPosts())
     _ = posts
 } }
 
-extension Readme { struct Snippet2 {  // README.md line 95
+extension Readme { struct Snippet2 {  // README.md line 114
 // A struct per endpoint.
 struct Search: KonexRequest {
     let query: String
@@ -72,7 +73,7 @@ enum UsersAPI: KonexRequest {
 } }
 
 extension Readme { static func snippet3() async throws {
-#sourceLocation(file: "README.md", line: 140)
+#sourceLocation(file: "README.md", line: 159)
 let status = try await client.request(URL(string: "https://example.com/status")!).responseData()
 let post = try await client.request("/posts/1").responseObject(of: Post.self)
 let response = try await client.request(URLRequest(url: url)).response()
@@ -83,14 +84,14 @@ let response = try await client.request(URLRequest(url: url)).response()
 } }
 
 extension Readme { static func snippet4() async throws {
-#sourceLocation(file: "README.md", line: 159)
+#sourceLocation(file: "README.md", line: 178)
 let client = KonexClient(baseURL: api, urlEncoding: URLEncoding(arrayEncoding: .brackets, boolEncoding: .numeric))
 #sourceLocation()
     _ = client
 } }
 
 extension Readme { static func snippet5() async throws {
-#sourceLocation(file: "README.md", line: 169)
+#sourceLocation(file: "README.md", line: 188)
 let json: RequestBody = .json(NewPost(title: "Hello"))               // application/json (client encoder)
 let snakeCase: RequestBody = .json(post, encoder: snakeCaseEncoder)   // this body's own encoder
 let form: RequestBody = .form(["user": "ada", "remember": true])      // application/x-www-form-urlencoded
@@ -105,7 +106,7 @@ let parts: RequestBody = .multipart(multipartForm)                    // see Upl
 } }
 
 extension Readme { static func snippet6() async throws {
-#sourceLocation(file: "README.md", line: 179)
+#sourceLocation(file: "README.md", line: 198)
 let plain = KonexClient()                                   // URLSession-backed, no base URL
 let wrapping = KonexClient(urlSession: mySession)           // your session
 let configured = KonexClient(
@@ -124,7 +125,7 @@ let shared = KonexClient.shared                             // a ready default i
 } }
 
 extension Readme { static func snippet7() async throws {
-#sourceLocation(file: "README.md", line: 194)
+#sourceLocation(file: "README.md", line: 213)
 client.plugins.append(LoggingPlugin())
 client.responseValidators = [.statusCode(200..<300)]
 client.responseProcessors = [.stripPrefix(")]}'")]
@@ -134,7 +135,7 @@ client.retriers = [RetryPolicy()]
 } }
 
 extension Readme { static func snippet8() async throws {
-#sourceLocation(file: "README.md", line: 257)
+#sourceLocation(file: "README.md", line: 276)
 let response = try await client.request("/posts/1").response(of: Post.self)
 print(response.value.title, response.statusCode, response.headers["ETag"] ?? "-", response.timing.total)
 
@@ -148,7 +149,7 @@ let first = try await client.request("/feed").responseObject(of: Post.self, atKe
 } }
 
 extension Readme { static func snippet9() async throws {
-#sourceLocation(file: "README.md", line: 271)
+#sourceLocation(file: "README.md", line: 290)
 let handle = client.request(GetPosts()).responseArray(of: Post.self,
     onSuccess: { posts in show(posts) },
     onError: { error in show(error) })
@@ -158,7 +159,7 @@ handle.cancel()   // onError gets `.cancelled` once, unless an outcome was alrea
 } }
 
 extension Readme { static func snippet10() async throws {
-#sourceLocation(file: "README.md", line: 280)
+#sourceLocation(file: "README.md", line: 299)
 client.requestArray(of: Post.self, request: GetAllPostsRequest(),
     onSuccess: { (posts: [Post]) in /* … */ },
     onError: { (error: Error) in /* … */ })
@@ -168,7 +169,7 @@ client.request(request: GetPosts(), responseValidators: [.statusCode(200..<300)]
 } }
 
 extension Readme { static func snippet11() async throws {
-#sourceLocation(file: "README.md", line: 294)
+#sourceLocation(file: "README.md", line: 313)
 do {
     let user = try await client.request(GetProfile()).validate()
         .responseObject(of: User.self, errorType: APIError.self)
@@ -181,7 +182,7 @@ do {
 } }
 
 extension Readme { static func snippet12() async throws {
-#sourceLocation(file: "README.md", line: 314)
+#sourceLocation(file: "README.md", line: 333)
 let stream = try await client.request(Chat(prompt: "hi"))
     .validate()                                      // on the response head
     .stream(idleTimeout: .seconds(30))               // head first, then the body as it arrives
@@ -194,7 +195,7 @@ for try await delta in stream.events(decoding: Delta.self, until: "[DONE]") {
 } }
 
 extension Readme { static func snippet13() async throws {
-#sourceLocation(file: "README.md", line: 326)
+#sourceLocation(file: "README.md", line: 345)
 let feed = try await client.request("/feed").stream()
 for try await event in feed.events() { print(event.id ?? "-", event.event, event.data) }   // SSE: id, event, data, retry
 
@@ -214,7 +215,7 @@ for try await chunk in video.chunks { show(chunk.count) }                       
 } }
 
 extension Readme { static func snippet14() async throws {
-#sourceLocation(file: "README.md", line: 345)
+#sourceLocation(file: "README.md", line: 367)
 let live = try await client.request(LiveFeed()).reconnecting(ReconnectionPolicy(maximumAttempts: 10)).validate().stream()
 for try await event in live.events() { show(event) }
 #sourceLocation()
@@ -222,7 +223,7 @@ for try await event in live.events() { show(event) }
 } }
 
 extension Readme { static func snippet15() async throws {
-#sourceLocation(file: "README.md", line: 387)
+#sourceLocation(file: "README.md", line: 410)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
@@ -243,7 +244,7 @@ let request = client.request(GetPosts())
 } }
 
 extension Readme { static func snippet16() async throws {
-#sourceLocation(file: "README.md", line: 417)
+#sourceLocation(file: "README.md", line: 440)
 client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
 let upload = client.request(Upload()).validate()
     .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
@@ -252,7 +253,7 @@ let upload = client.request(Upload()).validate()
 } }
 
 extension Readme { static func snippet17() async throws {
-#sourceLocation(file: "README.md", line: 432)
+#sourceLocation(file: "README.md", line: 455)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -264,7 +265,7 @@ client.retriers = [auth]
 } }
 
 extension Readme { static func snippet18() async throws {
-#sourceLocation(file: "README.md", line: 447)
+#sourceLocation(file: "README.md", line: 474)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
@@ -272,7 +273,7 @@ print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescript
 } }
 
 extension Readme { static func snippet19() async throws {
-#sourceLocation(file: "README.md", line: 465)
+#sourceLocation(file: "README.md", line: 497)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -288,7 +289,7 @@ struct Upload: KonexRequest {
 } }
 
 extension Readme { static func snippet20() async throws {
-#sourceLocation(file: "README.md", line: 482)
+#sourceLocation(file: "README.md", line: 514)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
@@ -304,16 +305,19 @@ let saved = try await client.request("/exports/q3.pdf").validate()
 } }
 
 extension Readme { static func snippet21() async throws {
-#sourceLocation(file: "README.md", line: 519)
+#sourceLocation(file: "README.md", line: 551)
 let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
 let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
 let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), limit])
 
+cache.partition = "account-42"                   // entries belong to the signed-in account; a token refresh keeps them
 let posts = try await client.request(GetPosts()).response(of: [Post].self)
 print(posts.source, posts.timing.queue)          // .network / .cache / .revalidated, and time spent queued
 
 // No network: what is stored, however old, else a 504 (RFC 9111's answer to only-if-cached).
 let offline = try await client.request(GetPosts()).cachePolicy(.returnCacheDataDontLoad).response()
+
+cache.removeAll()                                // at sign-out
 #sourceLocation()
     _ = cache
     _ = limit
@@ -322,32 +326,39 @@ let offline = try await client.request(GetPosts()).cachePolicy(.returnCacheDataD
     _ = offline
 } }
 
-extension Readme { static func snippet22() async throws {
-#sourceLocation(file: "README.md", line: 567)
+extension Readme { struct Snippet22 {  // README.md line 612
 
 
-let mock = MockTransport(clock: ImmediateClock())
-mock.stub(.get("/users/{id}"), .json(User(id: 1, name: "Ada")))
-mock.stub(.get("/search").query(["q": "swift"]), .json(results))               // subset; exact: true for exact
-mock.stub(.post("/posts").body(json: ["title": "Hello"]), .json(created, status: 201))
-mock.stub(.get("/flaky"), .status(503), .status(503), .json(ok))              // a sequence; the last repeats
-mock.stub(.post("/login"), .status(401), times: .once)
-mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))               // instant on ImmediateClock
-mock.stub(.get("/offline"), .fault(.notConnected))                            // .timeout .connectionLost .connectionRefused
-mock.stub(.get("/broken"), .json(post).withFault(.truncatedBody))              // .malformedJSON, .hang
-let client = KonexClient.mocked(mock)                                          // base URL https://api.test
 
-_ = try await client.request("/users/1").responseObject(of: User.self)
-#expect(mock.requests.count == 1)
-#expect(try mock.requests[0].decodedBody(as: Empty?.self) == nil)
-try mock.verifyAllEndpointsUsed()
-#sourceLocation()
-    _ = mock
-    _ = client
+
+
+struct User: Codable, Sendable, Equatable {
+    let id: Int
+    let name: String
+}
+
+@Test func loadsAUserFromAMock() async throws {
+    let mock = MockTransport(clock: ImmediateClock())
+    mock.stub(.get("/users/{id}"), .json(User(id: 1, name: "Ada")))
+    mock.stub(.get("/search").query(["q": "swift"]), .json([User(id: 2, name: "Grace")]))  // subset; exact: true for exact
+    mock.stub(.post("/users").body(json: ["name": "Linus"]), .json(User(id: 3, name: "Linus"), status: 201))
+    mock.stub(.get("/flaky"), .status(503), .status(503), .json(["ok": true]))  // a sequence; the last repeats
+    mock.stub(.post("/login"), .status(401), times: .once)
+    mock.stub(.get("/slow"), .json(["done": true]).delayed(by: .seconds(3)))  // instant on ImmediateClock
+    mock.stub(.get("/offline"), .fault(.notConnected))  // .timeout .connectionLost .connectionRefused
+    mock.stub(.get("/broken"), .json(User(id: 4, name: "B")).withFault(.truncatedBody))  // .malformedJSON, .hang
+    let client = KonexClient.mocked(mock)  // base URL https://api.test
+
+    let user = try await client.request("/users/1").responseObject(of: User.self)
+    #expect(user == User(id: 1, name: "Ada"))
+    #expect(mock.requests.count == 1)
+    #expect(mock.requests[0].request.url?.path == "/users/1")
+    // verifyAllEndpointsUsed() would throw here: this example declares endpoints it never calls.
+}
 } }
 
 extension Readme { static func snippet23() async throws {
-#sourceLocation(file: "README.md", line: 603)
+#sourceLocation(file: "README.md", line: 659)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
@@ -355,7 +366,7 @@ mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", w
 } }
 
 extension Readme { static func snippet24() async throws {
-#sourceLocation(file: "README.md", line: 617)
+#sourceLocation(file: "README.md", line: 673)
 let mock = MockTransport(clock: ManualClock())
 mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
 mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
@@ -365,7 +376,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
 } }
 
 #if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
-extension Readme { struct Snippet25 {  // README.md line 632
+extension Readme { struct Snippet25 {  // README.md line 688
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {
     let model = ProfileScreen()                                // builds its own client inside
@@ -382,7 +393,7 @@ func repositories() async throws { }
 #endif
 
 extension Readme { static func snippet26() async throws {
-#sourceLocation(file: "README.md", line: 649)
+#sourceLocation(file: "README.md", line: 705)
 let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
 try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
 try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
@@ -391,7 +402,7 @@ try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
 } }
 
 extension Readme { static func snippet27() async throws {
-#sourceLocation(file: "README.md", line: 669)
+#sourceLocation(file: "README.md", line: 725)
 let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
 let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
 let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
@@ -405,7 +416,7 @@ try hybrid.verifyAllUsed()                                                      
 } }
 
 extension Readme { static func snippet28() async throws {
-#sourceLocation(file: "README.md", line: 694)
+#sourceLocation(file: "README.md", line: 768)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -419,7 +430,7 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
 } }
 
 extension Readme { static func snippet29() async throws {
-#sourceLocation(file: "README.md", line: 713)
+#sourceLocation(file: "README.md", line: 787)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -433,7 +444,7 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
 } }
 
 extension Readme { static func snippet30() async throws {
-#sourceLocation(file: "README.md", line: 723)
+#sourceLocation(file: "README.md", line: 797)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -442,7 +453,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet31 {  // README.md line 749
+extension Readme { struct Snippet31 {  // README.md line 823
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {
@@ -466,7 +477,7 @@ struct BlogClient: Sendable {
 } }
 
 extension Readme { static func snippet32() async throws {
-#sourceLocation(file: "README.md", line: 790)
+#sourceLocation(file: "README.md", line: 864)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))

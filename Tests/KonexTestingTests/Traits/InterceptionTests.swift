@@ -116,3 +116,21 @@ final class ProfileModel: Sendable {
         }
     }
 #endif
+
+/// `withMock` and the `.mocked` trait run the clients in their scope on the same clock: the mock's.
+@Suite struct ScopeClockTests {
+    @Test func withMockRunsClientsOnTheMocksClock() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/flaky"), .status(503), .string("ok"))
+        let answer = Task {
+            try await withMock(mock) {
+                let client = KonexClient(baseURL: URL(string: "https://api.test")!)
+                return try await client.request("flaky").validate().retry(RetryPolicy(jitter: 0)).responseString()
+            }
+        }
+        try await clock.waitForSleepers(1)  // the retry's wait, on the manual clock rather than the wall clock
+        clock.advance(by: .milliseconds(500))
+        #expect(try await answer.value == "ok")
+    }
+}

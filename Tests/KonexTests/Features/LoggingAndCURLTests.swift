@@ -70,7 +70,10 @@ import Testing
         #expect(command.contains("-H 'Cookie: REDACTED'"))
         #expect(command.lowercased().contains("-h 'x-api-key: redacted'"))
         #expect(command.contains("-H 'X-Trace: it'\\''s'"))
-        #expect(command.contains("--data-binary '{\"password\":\"REDACTED\",\"user\":\"ada\"}'"))
+        // The body keeps its bytes and their order (the encoder's); only the password's value is replaced.
+        #expect(command.contains("--data-binary '{"))
+        #expect(command.contains("\"password\":\"REDACTED\""))
+        #expect(command.contains("\"user\":\"ada\""))
     }
 
     @Test func cURLUnredactedOnRequest() async throws {
