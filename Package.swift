@@ -1,8 +1,12 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Konex depends on nothing beyond the toolchain: Foundation, Dispatch, Testing, XCTest. The floor (macOS 13, iOS 16,
 // tvOS 16, watchOS 9, visionOS 1) is what Clock and Duration need; APPLE-PLATFORMS.md lists the audit behind it.
+//
+// Optional power for servers lives behind package traits (SE-0450), all off by default: an app that depends on Konex
+// resolves no package at all (scripts/trait-check proves it). `traits: ["AsyncHTTPClient"]` on the dependency adds
+// the KonexAsyncHTTPClient transport over swift-server/async-http-client. Swift 6.0 reads Package@swift-6.0.swift.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -14,10 +18,32 @@ let package = Package(
         .executable(name: "konex-tour", targets: ["konex-tour"]),
         .executable(name: "konex-bench", targets: ["konex-bench"]),
         .executable(name: "konex-fixtures", targets: ["konex-fixtures"]),
+        .library(name: "KonexAsyncHTTPClient", targets: ["KonexAsyncHTTPClient"]),
+    ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "KonexAsyncHTTPClient: a transport over swift-server/async-http-client (SwiftNIO), for servers"),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        // Resolved only when the AsyncHTTPClient trait is on.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         .target(name: "Konex", swiftSettings: strict),
         .target(name: "KonexTesting", dependencies: ["Konex"], swiftSettings: strict),
+        .target(
+            name: "KonexAsyncHTTPClient",
+            dependencies: [
+                "Konex",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "konex-tour", dependencies: ["Konex", "KonexTesting"], path: "Playgrounds/KonexTour",
             exclude: ["Fixtures", "Recorded"], swiftSettings: strict),
@@ -25,8 +51,8 @@ let package = Package(
         .executableTarget(
             name: "konex-bench", dependencies: ["Konex", "KonexTesting"], path: "Benchmarks/KonexBench",
             swiftSettings: strict),
-        // What the three test targets share (error capture that compiles with Swift 6.0's Testing).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // What the test targets share: error capture that compiles with Swift 6.0's Testing, a misbehaving socket server.
+        .target(name: "TestSupport", dependencies: ["Konex"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
             name: "KonexTests", dependencies: ["Konex", "KonexTesting", "TestSupport"],
             swiftSettings: strict),
@@ -37,5 +63,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests", dependencies: ["Konex", "KonexTesting", "TestSupport"], swiftSettings: strict),
+        // Runs with `--traits AsyncHTTPClient` (scripts/test); without the trait it holds no test.
+        .testTarget(
+            name: "KonexAsyncHTTPClientTests",
+            dependencies: ["Konex", "KonexTesting", "KonexAsyncHTTPClient", "TestSupport"], swiftSettings: strict),
     ]
 )

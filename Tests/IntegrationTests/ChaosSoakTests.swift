@@ -97,7 +97,11 @@ struct ChaosSoakTests {
             case .failure(let stage, let status, let timeout):
                 label = status.map { "\(stage) \($0)" } ?? (timeout ? "\(stage) (timeout)" : "\(stage)")
                 switch last {
-                case "status_503": #expect(stage == .validation && status == 503, "r\(index): \(faults) → \(label)")
+                case "status_503":
+                    // The 503 itself, or (on a loaded machine) its answer arriving after the request's timeout.
+                    #expect(
+                        (stage == .validation && status == 503) || (stage == .transport && timeout),
+                        "r\(index): \(faults) → \(label)")
                 case "reset_head", "reset_body", "truncated", "no request reached the proxy":
                     #expect(stage == .transport, "r\(index): \(faults) → \(label)")
                 case "stall": #expect(stage == .transport && timeout, "r\(index): \(faults) → \(label)")

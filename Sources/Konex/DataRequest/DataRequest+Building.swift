@@ -231,8 +231,8 @@ extension DataRequest {
 final class CheckedBase: Sendable {
     let prefix: String
     let problem: KonexError?
-    // Parsing the joined text is the costliest step of building a request (about half a microsecond on Linux), and
-    // apps call the same few endpoints again and again. Bounded: when full, it starts over.
+    // Parsing the joined text is the costliest step of building a request (BENCHMARKS.md has the figure), and apps
+    // call the same few endpoints again and again. Bounded: when full, it starts over.
     private let joined = Lock<[String: URL]>([:])
     static let joinedLimit = 64
 

@@ -3,7 +3,10 @@
 //  1. build      the URLRequest from the KonexRequest (URL, query, headers, body)    stage .invalidRequest
 //  2. adapt      client adapters → request adapters → call-site adapters              stage .adaptation
 //  3. plugins    didSendRequest, client → request → call site
-//  4. transport  Transport.send, timed by Konex                                       stage .transport / .cancelled
+//  4. transport  the interceptors (client → request → call site, outermost first: a cache, a coalescer, a limit)
+//                around Transport.send, timed by Konex; a file or a stream goes straight to the transport
+//                                                                                     stage .transport / .cancelled
+//                                                                                     / .queueFull
 //  5. plugins    didReceiveResponse, same order, success or failure
 //  6. validate   client validators → request validators → call-site validators        stage .validation
 //     retry      on a transport or validation failure, retriers (client → request → call site) may

@@ -49,6 +49,11 @@ public struct ByteStream: AsyncSequence, Sendable {
         @discardableResult
         public func yield(_ chunk: Data) -> Bool { buffer.yield(chunk) }
 
+        /// Adds a chunk, suspending while the reader is `bufferLimit` bytes behind: for a producer that can pause
+        /// (SwiftNIO applies the pause to the socket), so a slow reader slows the transfer instead of overflowing.
+        /// - Returns: `false` when the stream has ended (the reader left, or the stream failed).
+        public func send(_ chunk: Data) async -> Bool { await buffer.yieldWaitingForRoom(chunk) }
+
         /// Ends the stream after the chunks already given.
         public func finish() { buffer.end(nil) }
 

@@ -11,8 +11,9 @@ final class StreamBuffer: Sendable {
         /// Whether the reader has been told how the stream ended (an error is thrown once, then `nil`).
         var endDelivered = false
         var waiter: CheckedContinuation<Data?, any Error>?
+        /// A producer waiting for room (back pressure): resumed when the reader takes a chunk or the stream ends.
+        var spaceWaiter: CheckedContinuation<Void, Never>?
         var cancelled = false
-        var arrivals = 0
         var onArrival: (@Sendable () -> Void)?
         var onEnd: [@Sendable () -> Void] = []
     }
@@ -25,9 +26,6 @@ final class StreamBuffer: Sendable {
         self.limit = limit
         self.onCancel = onCancel
     }
-
-    /// How many chunks have arrived.
-    var arrivals: Int { state.withLock { $0.arrivals } }
 
     /// Whether the producer is done (or the stream was ended for it).
     var isEnded: Bool { state.withLock { $0.end != nil } }
@@ -51,7 +49,6 @@ final class StreamBuffer: Sendable {
         let (accepted, waiter, hook) = state.withLock {
             state -> (Bool, CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?) in
             guard state.end == nil else { return (false, nil, nil) }
-            state.arrivals += 1
             if let waiter = state.waiter {
                 state.waiter = nil
                 return (true, waiter, state.onArrival)
@@ -73,6 +70,33 @@ final class StreamBuffer: Sendable {
         return accepted
     }
 
+    /// Adds a chunk, waiting while the buffer holds `limit` bytes or more: a producer that can pause (a NIO channel)
+    /// slows to the reader's pace instead of overflowing. `false` when the stream has ended.
+    func yieldWaitingForRoom(_ chunk: Data) async -> Bool {
+        while true {
+            let full = state.withLock { state -> Bool? in
+                guard state.end == nil else { return nil }
+                return state.waiter == nil && state.buffered > 0 && state.buffered + chunk.count > limit
+            }
+            guard let full else { return false }
+            if !full { return yield(chunk) }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.end != nil || state.buffered + chunk.count <= limit || state.waiter != nil { return true }
+                    state.spaceWaiter = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        }
+    }
+
+    /// The producer waiting for room, taken so it can be resumed outside the lock.
+    private static func takeSpaceWaiter(_ state: inout State) -> CheckedContinuation<Void, Never>? {
+        defer { state.spaceWaiter = nil }
+        return state.spaceWaiter
+    }
+
     /// Ends the stream with `error` for the reader and stops the transfer (a timeout).
     func fail(_ error: any Error) {
         guard !isEnded else { return }
@@ -82,17 +106,20 @@ final class StreamBuffer: Sendable {
 
     /// Ends the stream (first end wins) and wakes a waiting reader.
     func end(_ error: (any Error)?) {
-        let (waiter, hooks) = state.withLock {
-            state -> (CheckedContinuation<Data?, any Error>?, [@Sendable () -> Void]) in
-            guard state.end == nil else { return (nil, []) }
+        let (waiter, hooks, producer) = state.withLock {
+            state -> (CheckedContinuation<Data?, any Error>?, [@Sendable () -> Void], CheckedContinuation<Void, Never>?)
+            in
+            guard state.end == nil else { return (nil, [], nil) }
             state.end = .some(error)
+            let producer = Self.takeSpaceWaiter(&state)
             let hooks = state.onEnd
             state.onEnd = []
-            guard let waiter = state.waiter else { return (nil, hooks) }
+            guard let waiter = state.waiter else { return (nil, hooks, producer) }
             state.waiter = nil
             state.endDelivered = true
-            return (waiter, hooks)
+            return (waiter, hooks, producer)
         }
+        producer?.resume()
         if let waiter {
             if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
         }
@@ -114,8 +141,10 @@ final class StreamBuffer: Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                var producer: CheckedContinuation<Void, Never>?
                 let outcome = state.withLock { state -> Result<Data?, any Error>? in
                     if state.head < state.chunks.count {
+                        producer = Self.takeSpaceWaiter(&state)
                         let chunk = state.chunks[state.head]
                         state.chunks[state.head] = Data()
                         state.head += 1
@@ -133,8 +162,11 @@ final class StreamBuffer: Sendable {
                         return .success(nil)
                     }
                     state.waiter = continuation
+                    // A reader waiting means the buffer is empty: a producer held for room may go on.
+                    producer = Self.takeSpaceWaiter(&state)
                     return nil
                 }
+                producer?.resume()
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {

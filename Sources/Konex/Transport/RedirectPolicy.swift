@@ -10,7 +10,17 @@ public struct RedirectPolicy: Sendable {
         self.decide = decide
     }
 
-    /// Follows every redirect (URLSession's own limit applies).
+    /// What the policy answers for a redirect: the request to follow, or `nil` to return the 3xx. For transports that
+    /// follow redirects themselves.
+    /// - Parameters:
+    ///   - request: The request the redirect proposes.
+    ///   - response: The 3xx response.
+    ///   - count: How many redirects came before this one.
+    public func redirect(_ request: URLRequest, after response: HTTPURLResponse, count: Int) -> URLRequest? {
+        decide(request, response, count)
+    }
+
+    /// Follows every redirect (the transport's own limit applies: URLSession's, or 20 for AsyncHTTPClientTransport).
     public static let follow = RedirectPolicy { request, _, _ in request }
     /// Never follows: the 3xx response is returned as is.
     public static let doNotFollow = RedirectPolicy { _, _, _ in nil }

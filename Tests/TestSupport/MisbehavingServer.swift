@@ -13,13 +13,13 @@ import Konex
 
 /// A one-trick TCP server on 127.0.0.1 for faults httpbin cannot produce: it reads the request, writes `reply`
 /// (possibly nothing, possibly a truncated response), and closes the connection.
-final class MisbehavingServer: @unchecked Sendable {  // immutable after init
-    let port: UInt16
+public final class MisbehavingServer: @unchecked Sendable {  // immutable after init
+    public let port: UInt16
     private let listener: Int32
     private let received = Lock<[String]>([])
 
     /// The request lines received so far (e.g. `GET /a%20b HTTP/1.1`), exactly as they came off the socket.
-    var requestLines: [String] { received.value }
+    public var requestLines: [String] { received.value }
 
     private let gate = DispatchSemaphore(value: 0)
     private let holds: Bool
@@ -27,7 +27,7 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
     /// - Parameters:
     ///   - reply: What to write after reading the request.
     ///   - holdingReplies: Whether to wait for ``release()`` before replying, so a test knows a request is in flight.
-    init(reply: Data, holdingReplies: Bool = false) throws {
+    public init(reply: Data, holdingReplies: Bool = false) throws {
         holds = holdingReplies
         let listener = socket(AF_INET, streamSocketType, 0)
         var address = sockaddr_in()
@@ -70,7 +70,7 @@ final class MisbehavingServer: @unchecked Sendable {  // immutable after init
     }
 
     /// Lets held replies go (one per request held).
-    func release(_ count: Int = 1) {
+    public func release(_ count: Int = 1) {
         for _ in 0..<count { gate.signal() }
     }
 

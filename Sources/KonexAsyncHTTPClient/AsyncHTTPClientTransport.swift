@@ -1,0 +1,276 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import Konex
+    import NIOCore
+    import NIOHTTP1
+
+    /// A ``Konex/Transport`` over swift-server/async-http-client (SwiftNIO), for servers and command-line tools on
+    /// Linux, where it avoids FoundationNetworking's faults: timeouts to the millisecond, a streamed body the reader
+    /// pulls (a slow reader slows the socket), cancellation that closes the request at once, and no trap on a
+    /// hostile `Content-Length`.
+    ///
+    /// Konex follows redirects itself, as ``Konex/RedirectPolicy`` says, so the `HTTPClient` must not follow them
+    /// (``makeClient(configuration:connectTimeout:)`` makes one that way); everything above the transport
+    /// (adapters, plugins, validators, retries, the cache, coalescing, limits, streams, HAR recording) works unchanged.
+    /// ```swift
+    /// let client = KonexClient(baseURL: api, transport: AsyncHTTPClientTransport.shared)
+    /// // or with a client of your own, which you shut down:
+    /// let http = AsyncHTTPClientTransport.makeClient(connectTimeout: .milliseconds(500))
+    /// let transport = AsyncHTTPClientTransport(client: http, headTimeout: .seconds(2), bodyTimeout: .seconds(30))
+    /// defer { Task { try await http.shutdown() } }
+    /// ```
+    public final class AsyncHTTPClientTransport: StreamingTransport {
+        /// The client requests go through.
+        public let client: HTTPClient
+        /// What to do with 3xx answers.
+        public let redirectPolicy: RedirectPolicy
+        /// The longest wait for the response head (connect included); `nil` for no limit.
+        public let headTimeout: Duration?
+        /// The longest the whole body may take to arrive after the head; `nil` for no limit.
+        public let bodyTimeout: Duration?
+        /// The most redirects followed under ``Konex/RedirectPolicy/follow`` before the last 3xx is returned.
+        public static let redirectLimit = 20
+
+        /// Creates a transport over `client`, which the caller owns (and shuts down).
+        /// - Parameters:
+        ///   - client: An `HTTPClient` whose `redirectConfiguration` is `.disallow` (see ``makeClient(configuration:connectTimeout:)``).
+        ///   - redirectPolicy: What to do with 3xx answers; `.follow` by default.
+        ///   - headTimeout: The longest wait for the response head; `nil` for none. A request's own timeout (its
+        ///     `URLRequest.timeoutInterval`, which Konex sets from `timeout:`) applies when shorter.
+        ///   - bodyTimeout: The longest the body may take after the head; `nil` for none.
+        public init(
+            client: HTTPClient, redirectPolicy: RedirectPolicy = .follow, headTimeout: Duration? = nil,
+            bodyTimeout: Duration? = nil
+        ) {
+            self.client = client
+            self.redirectPolicy = redirectPolicy
+            self.headTimeout = headTimeout
+            self.bodyTimeout = bodyTimeout
+        }
+
+        /// A transport over a client made for the process and never shut down (as `HTTPClient.shared` is), with
+        /// redirects left to Konex and a 10 s connect timeout.
+        public static let shared = AsyncHTTPClientTransport(client: sharedClient)
+
+        private static let sharedClient = makeClient()
+
+        /// An `HTTPClient` configured for Konex: redirects left to Konex's ``Konex/RedirectPolicy``, `gzip` and
+        /// `deflate` bodies decoded (as URLSession does), and a connect timeout; a proxy (HTTP `CONNECT` or SOCKS) and
+        /// TLS settings (a custom CA, a client certificate) pass through from `configuration`. The caller owns it:
+        /// `try await client.shutdown()` before it is released.
+        /// - Parameters:
+        ///   - configuration: Proxy, TLS, pool and other settings; its redirect, decompression and connect-timeout
+        ///     settings are replaced.
+        ///   - connectTimeout: The longest a connection may take to open.
+        public static func makeClient(
+            configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
+            connectTimeout: Duration = .seconds(10)
+        ) -> HTTPClient {
+            var configuration = configuration
+            configuration.redirectConfiguration = .disallow
+            configuration.decompression = .enabled(limit: .ratio(200))
+            configuration.timeout.connect = .nanoseconds(connectTimeout.nanoseconds)
+            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        }
+
+        public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            let (head, body, url, deadline) = try await head(for: request)
+            do {
+                let data = try await withBodyDeadline(deadline) {
+                    var collected = Data()
+                    if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > 0 {
+                        collected.reserveCapacity(min(length, 8 << 20))  // a peer's number is a hint
+                    }
+                    for try await buffer in body { collected.append(contentsOf: buffer.readableBytesView) }
+                    return collected
+                }
+                return (data, try Self.response(head, url: url))
+            } catch {
+                throw Self.transportError(error, url: url)
+            }
+        }
+
+        public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
+            let (head, body, url, deadline) = try await head(for: request)
+            let response = try Self.response(head, url: url)
+            let pump = Lock<Task<Void, Never>?>(nil)
+            let (stream, continuation) = ByteStream.makeStream(bufferLimit: bufferLimit) { pump.value?.cancel() }
+            pump.value = Task {
+                do {
+                    try await withBodyDeadline(deadline) {
+                        // The reader pulls: `send` waits while it is a buffer behind, and NIO stops reading the
+                        // socket while this loop waits. Each buffer is copied once, into the chunk handed over.
+                        for try await buffer in body {
+                            guard await continuation.send(Data(buffer.readableBytesView)) else { return }
+                        }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: Self.transportError(error, url: url))
+                }
+            }
+            return (response, stream)
+        }
+
+        // MARK: The head, redirects and deadlines
+
+        /// Sends `request`, following redirects as the policy says, and returns the final head and its body.
+        private func head(for request: URLRequest) async throws -> (
+            HTTPClientResponse, HTTPClientResponse.Body, URL, ContinuousClock.Instant?
+        ) {
+            var current = request
+            var count = 0
+            let started = ContinuousClock.now
+            let requestTimeout: Duration? =
+                request.timeoutInterval > 0 && request.timeoutInterval.isFinite
+                ? .milliseconds(Int64(min(request.timeoutInterval, 86_400) * 1_000)) : nil
+            let headLimit = [headTimeout, requestTimeout].compactMap { $0 }.min()
+            while true {
+                guard let url = current.url else { throw URLError(.badURL) }
+                let remaining = headLimit.map { $0 - started.duration(to: .now) }
+                if let remaining, remaining <= .zero { throw URLError(.timedOut, url: url) }
+                let response: HTTPClientResponse
+                do {
+                    let deadline: NIODeadline =
+                        remaining.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
+                    response = try await client.execute(try Self.request(current), deadline: deadline)
+                } catch {
+                    throw Self.transportError(error, url: url)
+                }
+                let status = Int(response.status.code)
+                guard (300..<400).contains(status), status != 304,
+                    let location = response.headers.first(name: "location"),
+                    let target = URL(string: location, relativeTo: url)?.absoluteURL,
+                    count < Self.redirectLimit
+                else {
+                    let bodyDeadline = bodyTimeout.map { ContinuousClock.now + $0 }
+                    return (response, response.body, url, bodyDeadline)
+                }
+                let head = try Self.response(response, url: url)
+                guard
+                    let next = redirectPolicy.redirect(
+                        Self.redirected(current, to: target, status: status), after: head, count: count)
+                else {
+                    return (response, response.body, url, bodyTimeout.map { ContinuousClock.now + $0 })
+                }
+                count += 1
+                current = next
+            }
+        }
+
+        /// The request a redirect proposes: 303 (and 301/302 after a POST) become a GET without a body, as browsers
+        /// and URLSession do; 307 and 308 keep the method and the body.
+        static func redirected(_ request: URLRequest, to target: URL, status: Int) -> URLRequest {
+            var next = request
+            next.url = target
+            let method = request.httpMethod ?? "GET"
+            if status == 303 || ((status == 301 || status == 302) && method == "POST") {
+                next.httpMethod = method == "HEAD" ? "HEAD" : "GET"
+                next.httpBody = nil
+                next.setValue(nil, forHTTPHeaderField: "Content-Type")
+                next.setValue(nil, forHTTPHeaderField: "Content-Length")
+            }
+            if target.host != request.url?.host {
+                // Credentials are for the host they were given to.
+                next.setValue(nil, forHTTPHeaderField: "Authorization")
+                next.setValue(nil, forHTTPHeaderField: "Cookie")
+            }
+            return next
+        }
+
+        /// Runs `body` and fails with `URLError.timedOut` when `deadline` passes first; the body task is cancelled.
+        private func withBodyDeadline<T: Sendable>(
+            _ deadline: ContinuousClock.Instant?, _ body: @escaping @Sendable () async throws -> T
+        ) async throws -> T {
+            guard let deadline else { return try await body() }
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else { throw URLError(.timedOut) }
+                return value
+            }
+        }
+
+        // MARK: Conversions
+
+        static func request(_ request: URLRequest) throws -> HTTPClientRequest {
+            guard let url = request.url else { throw URLError(.badURL) }
+            var converted = HTTPClientRequest(url: url.absoluteString)
+            converted.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            for (name, value) in request.allHTTPHeaderFields ?? [:] { converted.headers.add(name: name, value: value) }
+            if let body = request.httpBody {
+                converted.body = .bytes(ByteBuffer(bytes: body))
+            }
+            return converted
+        }
+
+        static func response(_ response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
+            var fields: [String: String] = [:]
+            var order: [String: String] = [:]  // folded name → the name as first written
+            for header in response.headers {
+                let folded = header.name.lowercased()
+                let name = order[folded] ?? header.name
+                order[folded] = name
+                // Repeated fields fold into one comma-separated value, as HTTPURLResponse does.
+                fields[name] = fields[name].map { $0 + ", " + header.value } ?? header.value
+            }
+            guard
+                let head = HTTPURLResponse(
+                    url: url, statusCode: Int(response.status.code),
+                    httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
+                    headerFields: fields)
+            else { throw URLError(.badServerResponse, url: url) }
+            return head
+        }
+
+        /// AsyncHTTPClient's and SwiftNIO's errors as the `URLError`s `URLSessionTransport` reports, so retries,
+        /// messages and stages read the same over either transport; cancellation stays cancellation.
+        static func transportError(_ error: any Error, url: URL) -> any Error {
+            if error is CancellationError || error is URLError { return error }
+            if let client = error as? HTTPClientError {
+                switch client {
+                case .cancelled: return CancellationError()
+                case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
+                    .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+                    return URLError(.timedOut, url: url, underlying: error)
+                case .remoteConnectionClosed, .uncleanShutdown:
+                    return URLError(.networkConnectionLost, url: url, underlying: error)
+                case .invalidURL, .emptyHost, .emptyScheme: return URLError(.badURL, url: url, underlying: error)
+                default: return URLError(.badServerResponse, url: url, underlying: error)
+                }
+            }
+            if error is ChannelError {
+                return URLError(.cannotConnectToHost, url: url, underlying: error)
+            }
+            if let posix = error as? IOError, posix.errnoCode == ECONNREFUSED {
+                return URLError(.cannotConnectToHost, url: url, underlying: error)
+            }
+            return URLError(.unknown, url: url, underlying: error)
+        }
+    }
+
+    extension URLError {
+        init(_ code: Code, url: URL, underlying: (any Error)? = nil) {
+            var info: [String: Any] = [NSURLErrorFailingURLErrorKey: url]
+            if let underlying {
+                info[NSUnderlyingErrorKey] = underlying
+                info[NSLocalizedDescriptionKey] = String(describing: underlying)
+            }
+            self.init(code, userInfo: info)
+        }
+    }
+
+    extension Duration {
+        var nanoseconds: Int64 {
+            let (seconds, attoseconds) = components
+            return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+                ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        }
+    }
+
+#endif

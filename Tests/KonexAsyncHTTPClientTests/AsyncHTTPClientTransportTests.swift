@@ -1,0 +1,123 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import Konex
+    import KonexAsyncHTTPClient
+    import KonexTesting
+    import TestSupport
+    import Testing
+
+    /// The AsyncHTTPClient transport against a real httpbin on 127.0.0.1 (scripts/test starts it and runs this target
+    /// with `--traits AsyncHTTPClient`), and against a hostile socket.
+    @Suite(.serialized) struct AsyncHTTPClientTransportTests {
+        static let server = ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"].flatMap(URL.init(string:))
+
+        struct Echo: Decodable, Sendable {
+            let url: String
+            let headers: [String: String]
+            let json: [String: String]?
+        }
+
+        func client(_ transport: AsyncHTTPClientTransport = .shared, timeout: Duration? = nil) throws -> KonexClient {
+            let url = try #require(Self.server, "scripts/test exports KONEX_HTTPBIN_URL")
+            return KonexClient(baseURL: url, transport: transport, timeout: timeout)
+        }
+
+        @Test func getsAndPostsThroughTheWholeChain() async throws {
+            let client = try client()
+            let echo = try await client.request("get?q=a%20b").withAdapter(.header("X-Case", "MiXeD")).validate()
+                .responseObject(of: Echo.self)
+            #expect(echo.url.hasSuffix("/get?q=a%20b"))
+            #expect(echo.headers["X-Case"] == "MiXeD")
+            struct Post: KonexRequest {
+                let path = "post"
+                let method = HTTPMethod.post
+                var body: RequestBody? { .json(["name": "ada"]) }
+            }
+            let posted = try await client.request(Post()).validate().responseObject(of: Echo.self)
+            #expect(posted.json == ["name": "ada"])
+        }
+
+        @Test func redirectsFollowKonexsPolicy() async throws {
+            let following = try client()
+            #expect(try await following.request("redirect/3").validate().response().statusCode == 200)
+            let http = AsyncHTTPClientTransport.makeClient()
+            defer { Task { try await http.shutdown() } }
+            let stopping = try client(AsyncHTTPClientTransport(client: http, redirectPolicy: .doNotFollow))
+            let stopped = try await stopping.request("redirect-to?url=/get&status_code=302").response()
+            #expect(stopped.statusCode == 302)
+            #expect(stopped.headers["Location"] == "/get")
+        }
+
+        @Test func aSubSecondTimeoutFiresAtItsTime() async throws {
+            let http = AsyncHTTPClientTransport.makeClient()
+            defer { Task { try await http.shutdown() } }
+            let client = try client(AsyncHTTPClientTransport(client: http, headTimeout: .milliseconds(300)))
+            let started = ContinuousClock.now
+            let error = try await requireThrows(KonexError.self) { try await client.request("delay/3").responseData() }
+            let took = started.duration(to: .now)
+            #expect(error.stage == .transport)
+            #expect(error.isTimeout)
+            #expect(took >= .milliseconds(250) && took < .seconds(2), "took \(took)")  // FoundationNetworking: ~1 ms or 1 s
+        }
+
+        @Test func cancellingTheTaskCancelsTheTransferAtOnce() async throws {
+            let client = try client()
+            let request = Task { try await client.request("delay/5").responseData() }
+            try await Task.sleep(for: .milliseconds(200))
+            let started = ContinuousClock.now
+            request.cancel()
+            let error = try await requireThrows(KonexError.self) { try await request.value }
+            #expect(error.stage == .cancelled)
+            #expect(started.duration(to: .now) < .seconds(1))
+        }
+
+        @Test func gzipBodiesAreDecoded() async throws {
+            struct Gzipped: Decodable { let gzipped: Bool }
+            #expect(try await client().request("gzip").validate().responseObject(of: Gzipped.self).gzipped)
+        }
+
+        @Test func theCacheRetriesAndStreamsWorkUnchanged() async throws {
+            let url = try #require(Self.server)
+            let cache = HTTPCache(cookieStorage: nil)
+            let client = KonexClient(baseURL: url, transport: AsyncHTTPClientTransport.shared, interceptors: [cache])
+            _ = try await client.request("cache/60").validate().response()
+            #expect(try await client.request("cache/60").validate().response().source == .cache)
+            let stream = try await client.request("stream/5").validate().stream()
+            var lines = 0
+            for try await _ in stream.lines() { lines += 1 }
+            #expect(lines == 5)
+        }
+
+        @Test func aSlowReaderSlowsTheTransferInsteadOfOverflowing() async throws {
+            // 4 MiB through a 64 KiB buffer, read slowly: back pressure, never a bufferOverflow (which is what
+            // FoundationNetworking, unable to pause, must answer).
+            let size = 4 << 20
+            let server = try MisbehavingServer(
+                reply: Data("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n".utf8)
+                    + Data(repeating: 7, count: size))
+            let client = KonexClient(
+                baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: AsyncHTTPClientTransport.shared)
+            let stream = try await client.request("big").validate().stream(bufferLimit: 64 << 10)
+            var total = 0
+            var chunks = 0
+            for try await chunk in stream.chunks {
+                total += chunk.count
+                chunks += 1
+                if chunks % 16 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+            }
+            #expect(total == size)
+        }
+
+        @Test func aHostileContentLengthIsATypedErrorNotATrap() async throws {
+            // FoundationNetworking traps on this one (RELIABILITY.md); over AsyncHTTPClient it is a typed error.
+            let server = try MisbehavingServer(
+                reply: Data(
+                    "HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\nConnection: close\r\n\r\n{}".utf8))
+            let client = KonexClient(
+                baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: AsyncHTTPClientTransport.shared)
+            let error = try await requireThrows(KonexError.self) { try await client.request("x").responseData() }
+            #expect(error.stage == .transport)
+        }
+    }
+#endif
