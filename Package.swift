@@ -23,7 +23,8 @@ let package = Package(
     traits: [
         .trait(
             name: "AsyncHTTPClient",
-            description: "KonexAsyncHTTPClient: a transport over swift-server/async-http-client (SwiftNIO), for servers"),
+            description: "KonexAsyncHTTPClient: a transport over swift-server/async-http-client (SwiftNIO), for servers"
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -39,7 +40,8 @@ let package = Package(
             dependencies: [
                 "Konex",
                 .product(
-                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
