@@ -179,6 +179,7 @@ extension DataRequest {
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled {
                 BodyFile.remove(file)
+                body.stream?.cancel()  // a streamed transfer nobody will read stops here, not at its server's end
                 return .failure(cancellationError(request))
             }
             // A body written to a file never sat in memory: the limit is for bodies that do.

@@ -61,3 +61,35 @@ import Testing
         #expect(error?.stage == .cancelled)
     }
 }
+
+/// A cancel that lands after a streaming transport handed over the head (one that ignores cancellation) must stop
+/// the transfer, not leave it running for nobody.
+@Suite struct LateStreamCancellationTests {
+    final class Late: StreamingTransport {
+        let cancelled = Lock(false)
+        let started = Lock(false)
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw URLError(.unsupportedURL) }
+
+        func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
+            started.value = true
+            // Ignores cancellation: answers once the caller's task has been cancelled.
+            while !Task.isCancelled { await Task.yield() }
+            let cancelled = self.cancelled
+            let (body, _) = ByteStream.makeStream(bufferLimit: bufferLimit) { cancelled.value = true }
+            let head = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+            return (head, body)
+        }
+    }
+
+    @Test func aCancelAfterTheHeadStopsTheStreamedTransfer() async throws {
+        let transport = Late()
+        let client = KonexClient(transport: transport)
+        let request = Task { try await client.request("https://api.test/feed").stream() }
+        try await WaitTimeout.wait(for: "the transfer to start") { transport.started.value }
+        request.cancel()
+        let error = try await requireThrows(KonexError.self) { try await request.value }
+        #expect(error.stage == .cancelled)
+        #expect(transport.cancelled.value)
+    }
+}
