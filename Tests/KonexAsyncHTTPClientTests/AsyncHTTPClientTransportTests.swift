@@ -122,3 +122,18 @@
         }
     }
 #endif
+
+#if AsyncHTTPClient
+    /// AsyncHTTPClientTransport meets the whole transport contract, with no declared limit.
+    @Suite struct AsyncHTTPClientTransportContractTests {
+        @Test func meetsTheWholeContract() async throws {
+            let server = try #require(AsyncHTTPClientTransportTests.server, "scripts/test exports KONEX_HTTPBIN_URL")
+            let outcomes = await TransportContract(transport: AsyncHTTPClientTransport.shared, server: server).run()
+            #expect(outcomes.count == TransportContract.checks.count)
+            for outcome in outcomes {
+                print("AsyncHTTPClientTransport contract: \(outcome)")
+                #expect(outcome.failure == nil, "\(outcome)")
+            }
+        }
+    }
+#endif

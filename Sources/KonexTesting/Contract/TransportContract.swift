@@ -1,0 +1,96 @@
+import Foundation
+import Konex
+
+/// What every ``Konex/Transport`` must do, checked against a real httpbin-compatible server: one suite for Konex's
+/// transports and for third-party ones.
+///
+/// Each check sends through the transport itself (not through a client), so it tests the transport alone. A
+/// transport that cannot meet a check on a platform says so by name in ``knownLimits``, and the outcome reports it as
+/// a known limit instead of hiding it.
+/// ```swift
+/// let contract = TransportContract(transport: MyTransport(), server: URL(string: "http://127.0.0.1:8080")!)
+/// for outcome in await contract.run() { #expect(outcome.isAcceptable, "\(outcome)") }
+/// ```
+public struct TransportContract: Sendable {
+    /// One requirement: a name and what it checks.
+    public struct Check: Sendable {
+        /// The requirement, as a sentence.
+        public let name: String
+        let run: @Sendable (any Transport, URL) async throws -> Void
+    }
+
+    /// What one check found.
+    public struct Outcome: Sendable, CustomStringConvertible {
+        /// The check's name.
+        public let name: String
+        /// `nil` when it passed; else what went wrong.
+        public let failure: String?
+        /// Whether the transport declared this check a known limit.
+        public let isKnownLimit: Bool
+
+        /// Passed, or failed as declared.
+        public var isAcceptable: Bool { failure == nil || isKnownLimit }
+
+        public var description: String {
+            guard let failure else {
+                return "✔ \(name)" + (isKnownLimit ? " (declared a known limit, but it passed)" : "")
+            }
+            return (isKnownLimit ? "◌ \(name): known limit: " : "✘ \(name): ") + failure
+        }
+    }
+
+    /// The transport under test.
+    public let transport: any Transport
+    /// The httpbin-compatible server (its `/anything`, `/status`, `/redirect`, `/gzip`, `/stream`, `/delay` …).
+    public let server: URL
+    /// Names of checks this transport is known not to meet here, with the reason.
+    public let knownLimits: [String: String]
+
+    /// Creates a contract run.
+    /// - Parameters:
+    ///   - transport: The transport under test.
+    ///   - server: The base URL of an httpbin-compatible server.
+    ///   - knownLimits: Check names the transport cannot meet on this platform, each with its reason.
+    public init(transport: any Transport, server: URL, knownLimits: [String: String] = [:]) {
+        self.transport = transport
+        self.server = server
+        self.knownLimits = knownLimits
+    }
+
+    /// Runs every check (or those named), one after another.
+    /// - Parameter names: The checks to run; all when `nil`.
+    /// - Returns: One outcome per check, in order.
+    public func run(_ names: Set<String>? = nil) async -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for check in Self.checks where names?.contains(check.name) ?? true {
+            var failure: String?
+            do { try await check.run(transport, server) } catch { failure = "\(error)" }
+            outcomes.append(Outcome(name: check.name, failure: failure, isKnownLimit: knownLimits[check.name] != nil))
+        }
+        return outcomes
+    }
+
+    /// A broken requirement.
+    struct Violation: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw Violation(message()) }
+    }
+
+    static func request(_ server: URL, _ path: String, method: String = "GET", body: Data? = nil) -> URLRequest {
+        var request = URLRequest(url: URL(string: server.absoluteString + path)!)
+        request.httpMethod = method
+        request.httpBody = body
+        return request
+    }
+
+    static func json(_ data: Data) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Violation("the body is not a JSON object: \(String(decoding: data.prefix(120), as: UTF8.self))")
+        }
+        return object
+    }
+}
