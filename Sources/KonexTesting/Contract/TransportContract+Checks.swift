@@ -16,7 +16,8 @@ extension TransportContract {
             for size in [0, 1, 65_536, 1 << 20] {
                 var post = request(
                     server, "/anything", method: "POST", body: Data(String(repeating: "k", count: size).utf8))
-                post.setValue("text/plain", forHTTPHeaderField: "Content-Type")  // not a form: httpbin echoes it as data
+                // Not a form (URLSession's default for a body): httpbin echoes a text body as `data`.
+                post.setValue("text/plain", forHTTPHeaderField: "Content-Type")
                 let (data, _) = try await transport.send(post)
                 let echoed = (try json(data)["data"] as? String)?.utf8.count
                 try require(echoed == size, "\(size) B sent, \(echoed.map(String.init) ?? "nothing") B arrived")
