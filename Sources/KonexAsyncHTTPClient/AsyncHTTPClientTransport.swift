@@ -20,7 +20,7 @@
     /// let transport = AsyncHTTPClientTransport(client: http, headTimeout: .seconds(2), bodyTimeout: .seconds(30))
     /// defer { Task { try await http.shutdown() } }
     /// ```
-    public final class AsyncHTTPClientTransport: StreamingTransport {
+    public final class AsyncHTTPClientTransport: StreamingTransport, DownloadTransport {
         /// The client requests go through.
         public let client: HTTPClient
         /// What to do with 3xx answers.
@@ -111,6 +111,31 @@
                 }
             }
             return (response, stream)
+        }
+
+        /// Bytes are counted as they arrive: with a progress handler set, Konex streams the request and reports
+        /// each chunk.
+        public var reportsIncrementalProgress: Bool { true }
+
+        public func download(_ request: URLRequest) async throws -> (URL, HTTPURLResponse) {
+            let (head, body, url, deadline) = try await head(for: request)
+            let response = try Self.response(head, url: url)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString)")
+            guard FileManager.default.createFile(atPath: file.path, contents: nil),
+                let handle = try? FileHandle(forWritingTo: file)
+            else { throw URLError(.cannotCreateFile, url: url) }
+            do {
+                try await withBodyDeadline(deadline) {
+                    // Written as it arrives: a large download costs a buffer of memory, never the whole body.
+                    for try await buffer in body { try handle.write(contentsOf: Data(buffer.readableBytesView)) }
+                }
+                try handle.close()
+                return (file, response)
+            } catch {
+                try? handle.close()
+                try? FileManager.default.removeItem(at: file)
+                throw Self.transportError(error, url: url)
+            }
         }
 
         // MARK: The head, redirects and deadlines

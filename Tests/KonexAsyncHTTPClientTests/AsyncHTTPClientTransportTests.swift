@@ -110,6 +110,22 @@
             #expect(total == size)
         }
 
+        @Test func downloadsGoToAFileAndProgressCountsEachChunk() async throws {
+            let client = try client()
+            let destination = FileManager.default.temporaryDirectory.appendingPathComponent("konex-ahc-\(UUID()).bin")
+            defer { try? FileManager.default.removeItem(at: destination) }
+            let events = Lock<[Int64]>([])
+            let response = try await client.request("range/102400").validate()
+                .onProgress { progress in
+                    if progress.direction == .download { events.withLock { $0.append(progress.completedBytes) } }
+                }
+                .download(to: destination)
+            #expect(response.statusCode == 200)
+            #expect(try Data(contentsOf: destination).count == 102_400)
+            #expect(events.value.last == 102_400)
+            #expect(events.value.count >= 2)  // more than the end: bytes were counted as they came
+        }
+
         @Test func aHostileContentLengthIsATypedErrorNotATrap() async throws {
             // FoundationNetworking traps on this one (RELIABILITY.md); over AsyncHTTPClient it is a typed error.
             let server = try MisbehavingServer(

@@ -120,7 +120,7 @@ public struct Redaction: Sendable {
         return body(text, contentType: contentType, redactedKeys: &ignored)
     }
 
-    /// ``body(_:contentType:)``, adding what it replaced to `redactedKeys` (`"json password"`, `"form token"` …).
+    /// `body(_:contentType:)` for text, adding what it replaced to `redactedKeys` (`"json password"`, `"form token"` …).
     public func body(_ text: String, contentType: String?, redactedKeys: inout Set<String>) -> String {
         var text = text
         let type = contentType?.lowercased() ?? ""
@@ -141,7 +141,7 @@ public struct Redaction: Sendable {
     }
 
     /// A body's bytes with listed fields replaced, whatever it is: multipart parts are redacted in place (a binary
-    /// file part stays as it was), text as ``body(_:contentType:)`` says.
+    /// file part stays as it was), text as `body(_:contentType:)` says.
     /// - Returns: The redacted bytes, and what was replaced.
     public func body(_ data: Data, contentType: String?) -> (data: Data, redactedKeys: Set<String>) {
         var keys: Set<String> = []

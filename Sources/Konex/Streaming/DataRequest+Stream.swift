@@ -35,7 +35,7 @@ extension DataRequest {
         return stream
     }
 
-    /// Reconnects a Server-Sent Events stream read with ``DataStream/events(maximumLineLength:)`` as `policy` says.
+    /// Reconnects a Server-Sent Events stream read with ``DataStream/events(maximumLineLength:maximumEventSize:)`` as `policy` says.
     /// - Parameter policy: When and how to reconnect.
     public func reconnecting(_ policy: ReconnectionPolicy = ReconnectionPolicy()) -> DataRequest {
         var copy = self

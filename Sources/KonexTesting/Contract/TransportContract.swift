@@ -1,7 +1,7 @@
 import Foundation
 import Konex
 
-/// What every ``Konex/Transport`` must do, checked against a real httpbin-compatible server: one suite for Konex's
+/// What every `Transport` must do, checked against a real httpbin-compatible server: one suite for Konex's
 /// transports and for third-party ones.
 ///
 /// Each check sends through the transport itself (not through a client), so it tests the transport alone. A
