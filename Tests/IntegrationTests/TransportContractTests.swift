@@ -5,7 +5,7 @@ import Testing
 
 /// `URLSessionTransport` against the transport contract (KonexTesting's `TransportContract`) on a real httpbin. What
 /// FoundationNetworking cannot do on Linux is declared by name; a declared limit that starts passing is reported too.
-@Suite struct URLSessionTransportContractTests {
+@Suite(.enabled(if: Server.isAvailable, Server.skipReason)) struct URLSessionTransportContractTests {
     static let linuxLimits: [String: String] = {
         #if canImport(FoundationNetworking)
             [
