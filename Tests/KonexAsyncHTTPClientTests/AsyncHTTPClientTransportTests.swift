@@ -7,15 +7,18 @@
     import TestSupport
     import Testing
 
+    /// Where scripts/test's httpbin is.
+    enum HTTPBin {
+        static let url = ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"].flatMap(URL.init(string:))
+        static let skipReason: Comment =
+            "KONEX_HTTPBIN_URL is not set: run scripts/test, which starts a real httpbin on 127.0.0.1"
+    }
+
     /// The AsyncHTTPClient transport against a real httpbin on 127.0.0.1 (scripts/test starts it and runs this target
     /// with `--traits AsyncHTTPClient`), and against a hostile socket.
-    @Suite(
-        .serialized,
-        .enabled(
-            if: AsyncHTTPClientTransportTests.server != nil,
-            "KONEX_HTTPBIN_URL is not set: run scripts/test, which starts a real httpbin on 127.0.0.1"))
+    @Suite(.serialized, .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
     struct AsyncHTTPClientTransportTests {
-        static let server = ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"].flatMap(URL.init(string:))
+        static let server = HTTPBin.url
 
         struct Echo: Decodable, Sendable {
             let url: String
@@ -146,7 +149,7 @@
 
 #if AsyncHTTPClient
     /// AsyncHTTPClientTransport meets the whole transport contract, with no declared limit.
-    @Suite(.enabled(if: AsyncHTTPClientTransportTests.server != nil, "KONEX_HTTPBIN_URL is not set"))
+    @Suite(.enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
     struct AsyncHTTPClientTransportContractTests {
         @Test func meetsTheWholeContract() async throws {
             let server = try #require(AsyncHTTPClientTransportTests.server, "scripts/test exports KONEX_HTTPBIN_URL")
