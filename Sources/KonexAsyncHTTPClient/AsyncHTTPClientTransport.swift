@@ -164,21 +164,18 @@
                     throw Self.transportError(error, url: url)
                 }
                 let status = Int(response.status.code)
+                // The final head: the body's deadline starts now.
+                let final = (response, response.body, url, bodyTimeout.map { ContinuousClock.now + $0 })
                 guard (300..<400).contains(status), status != 304,
                     let location = response.headers.first(name: "location"),
                     let target = URL(string: location, relativeTo: url)?.absoluteURL,
                     count < Self.redirectLimit
-                else {
-                    let bodyDeadline = bodyTimeout.map { ContinuousClock.now + $0 }
-                    return (response, response.body, url, bodyDeadline)
-                }
+                else { return final }
                 let head = try Self.response(response, url: url)
                 guard
                     let next = redirectPolicy.redirect(
                         Self.redirected(current, to: target, status: status), after: head, count: count)
-                else {
-                    return (response, response.body, url, bodyTimeout.map { ContinuousClock.now + $0 })
-                }
+                else { return final }
                 count += 1
                 current = next
             }
@@ -220,82 +217,5 @@
                 return value
             }
         }
-
-        // MARK: Conversions
-
-        static func request(_ request: URLRequest) throws -> HTTPClientRequest {
-            guard let url = request.url else { throw URLError(.badURL) }
-            var converted = HTTPClientRequest(url: url.absoluteString)
-            converted.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-            for (name, value) in request.allHTTPHeaderFields ?? [:] { converted.headers.add(name: name, value: value) }
-            if let body = request.httpBody {
-                converted.body = .bytes(ByteBuffer(bytes: body))
-            }
-            return converted
-        }
-
-        static func response(_ response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
-            var fields: [String: String] = [:]
-            var order: [String: String] = [:]  // folded name → the name as first written
-            for header in response.headers {
-                let folded = header.name.lowercased()
-                let name = order[folded] ?? header.name
-                order[folded] = name
-                // Repeated fields fold into one comma-separated value, as HTTPURLResponse does.
-                fields[name] = fields[name].map { $0 + ", " + header.value } ?? header.value
-            }
-            guard
-                let head = HTTPURLResponse(
-                    url: url, statusCode: Int(response.status.code),
-                    httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
-                    headerFields: fields)
-            else { throw URLError(.badServerResponse, url: url) }
-            return head
-        }
-
-        /// AsyncHTTPClient's and SwiftNIO's errors as the `URLError`s `URLSessionTransport` reports, so retries,
-        /// messages and stages read the same over either transport; cancellation stays cancellation.
-        static func transportError(_ error: any Error, url: URL) -> any Error {
-            if error is CancellationError || error is URLError { return error }
-            if let client = error as? HTTPClientError {
-                switch client {
-                case .cancelled: return CancellationError()
-                case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
-                    .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
-                    return URLError(.timedOut, url: url, underlying: error)
-                case .remoteConnectionClosed, .uncleanShutdown:
-                    return URLError(.networkConnectionLost, url: url, underlying: error)
-                case .invalidURL, .emptyHost, .emptyScheme: return URLError(.badURL, url: url, underlying: error)
-                default: return URLError(.badServerResponse, url: url, underlying: error)
-                }
-            }
-            if error is ChannelError {
-                return URLError(.cannotConnectToHost, url: url, underlying: error)
-            }
-            if let posix = error as? IOError, posix.errnoCode == ECONNREFUSED {
-                return URLError(.cannotConnectToHost, url: url, underlying: error)
-            }
-            return URLError(.unknown, url: url, underlying: error)
-        }
     }
-
-    extension URLError {
-        init(_ code: Code, url: URL, underlying: (any Error)? = nil) {
-            var info: [String: Any] = [NSURLErrorFailingURLErrorKey: url]
-            if let underlying {
-                info[NSUnderlyingErrorKey] = underlying
-                info[NSLocalizedDescriptionKey] = String(describing: underlying)
-            }
-            self.init(code, userInfo: info)
-        }
-    }
-
-    extension Duration {
-        var nanoseconds: Int64 {
-            let (seconds, attoseconds) = components
-            return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
-                ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        }
-    }
-
 #endif

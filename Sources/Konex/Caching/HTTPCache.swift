@@ -133,7 +133,8 @@ public final class HTTPCache: TransportInterceptor {
             // A caller's own conditional request: a fresh stored response that matches it is answered 304 here
             // (§4.3.2); otherwise it is theirs to validate with the origin, and only full answers are kept.
             if !asked.has("no-cache"), !asked.has("no-store"), policy == .useProtocolCachePolicy,
-                let (stored, storedKey) = await lookup(key, request), isFresh(stored, asked: asked),
+                let (stored, storedKey) = await lookup(key, request),
+                isFresh(age: stored.age(at: now()), lifetime: stored.freshnessLifetime(shared: isShared), asked: asked),
                 conditional.match(stored)
             {
                 return notModified(stored, key: storedKey, to: request)
@@ -153,9 +154,10 @@ public final class HTTPCache: TransportInterceptor {
             let age = stored.age(at: now())
             let lifetime = stored.freshnessLifetime(shared: isShared)
             let control = stored.cacheControl
-            let always = asksAlways(stored, asked: asked, policy: policy)
+            // Age and lifetime once: each reads the clock and the parsed headers, and a hit should pay for that once.
+            let always = asksAlways(stored, age: age, asked: asked, policy: policy)
             let staleness = age - lifetime
-            if !always, isFresh(stored, asked: asked) {
+            if !always, isFresh(age: age, lifetime: lifetime, asked: asked) {
                 return serve(stored, key: storedKey, to: request, as: .cache, age: age)
             }
             let mayServeStale = !always && !forbidsStale(control)
@@ -180,19 +182,20 @@ public final class HTTPCache: TransportInterceptor {
         return try await fetch(key: key, request: outgoing, original: request, asked: asked, next: next)
     }
 
-    /// Whether `stored` may be served without asking the origin, as far as its age and the request's `max-age` and
-    /// `min-fresh` go.
-    func isFresh(_ stored: CachedResponse, asked: CacheControl) -> Bool {
-        let age = stored.age(at: now())
+    /// Whether a stored response of this age and lifetime may be served without asking the origin, as far as the
+    /// request's `max-age` and `min-fresh` go.
+    func isFresh(age: TimeInterval, lifetime: TimeInterval, asked: CacheControl) -> Bool {
         if let maxAge = asked.seconds("max-age"), age > TimeInterval(maxAge.value) { return false }
         let minFresh = TimeInterval(asked.seconds("min-fresh")?.value ?? 0)
-        return stored.freshnessLifetime(shared: isShared) - age > minFresh
+        return lifetime - age > minFresh
     }
 
     /// Whether the request or the stored response insists on the origin whatever the staleness.
-    private func asksAlways(_ stored: CachedResponse, asked: CacheControl, policy: URLRequest.CachePolicy) -> Bool {
+    private func asksAlways(
+        _ stored: CachedResponse, age: TimeInterval, asked: CacheControl, policy: URLRequest.CachePolicy
+    ) -> Bool {
         stored.cacheControl.has("no-cache") || asked.has("no-cache") || policy == .reloadRevalidatingCacheData
-            || asked.seconds("max-age").map { stored.age(at: now()) > TimeInterval($0.value) } == true
+            || asked.seconds("max-age").map { age > TimeInterval($0.value) } == true
     }
 
     /// Whether the stored response forbids serving it stale (`proxy-revalidate` binds shared caches only, §5.2.2.8).
