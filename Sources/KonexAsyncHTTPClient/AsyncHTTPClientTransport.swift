@@ -38,7 +38,9 @@
         ///   - redirectPolicy: What to do with 3xx answers; `.follow` by default.
         ///   - headTimeout: The longest wait for the response head; `nil` for none. A request's own timeout (its
         ///     `URLRequest.timeoutInterval`, which Konex sets from `timeout:`) applies when shorter.
-        ///   - bodyTimeout: The longest the body may take after the head; `nil` for none.
+        ///   - bodyTimeout: The longest the body may take after the head; `nil` for none. Independently, the body
+        ///     fails with `URLError.timedOut` when the server is silent for longer than the request's
+        ///     `timeoutInterval` (URLSession's reading of it; time spent waiting for a slow stream reader does not count).
         public init(
             client: HTTPClient, redirectPolicy: RedirectPolicy = .follow, headTimeout: Duration? = nil,
             bodyTimeout: Duration? = nil
@@ -75,14 +77,17 @@
         }
 
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            let (head, body, url, deadline) = try await head(for: request)
+            let (head, body, url, limits) = try await head(for: request)
             do {
-                let data = try await withBodyDeadline(deadline) {
+                let data = try await withBodyLimits(limits) { activity in
                     var collected = Data()
                     if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > 0 {
                         collected.reserveCapacity(min(length, 8 << 20))  // a peer's number is a hint
                     }
-                    for try await buffer in body { collected.append(contentsOf: buffer.readableBytesView) }
+                    for try await buffer in body {
+                        activity.arrived()
+                        collected.append(contentsOf: buffer.readableBytesView)
+                    }
                     return collected
                 }
                 return (data, try Self.response(head, url: url))
@@ -92,17 +97,19 @@
         }
 
         public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
-            let (head, body, url, deadline) = try await head(for: request)
+            let (head, body, url, limits) = try await head(for: request)
             let response = try Self.response(head, url: url)
             let pump = Lock<Task<Void, Never>?>(nil)
             let (stream, continuation) = ByteStream.makeStream(bufferLimit: bufferLimit) { pump.value?.cancel() }
             pump.value = Task {
                 do {
-                    try await withBodyDeadline(deadline) {
+                    try await withBodyLimits(limits) { activity in
                         // The reader pulls: `send` waits while it is a buffer behind, and NIO stops reading the
                         // socket while this loop waits. Each buffer is copied once, into the chunk handed over.
                         for try await buffer in body {
+                            activity.waitsForReader()
                             guard await continuation.send(Data(buffer.readableBytesView)) else { return }
+                            activity.arrived()
                         }
                     }
                     continuation.finish()
@@ -118,16 +125,19 @@
         public var reportsIncrementalProgress: Bool { true }
 
         public func download(_ request: URLRequest) async throws -> (URL, HTTPURLResponse) {
-            let (head, body, url, deadline) = try await head(for: request)
+            let (head, body, url, limits) = try await head(for: request)
             let response = try Self.response(head, url: url)
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString)")
             guard FileManager.default.createFile(atPath: file.path, contents: nil),
                 let handle = try? FileHandle(forWritingTo: file)
             else { throw URLError(.cannotCreateFile, url: url) }
             do {
-                try await withBodyDeadline(deadline) {
+                try await withBodyLimits(limits) { activity in
                     // Written as it arrives: a large download costs a buffer of memory, never the whole body.
-                    for try await buffer in body { try handle.write(contentsOf: Data(buffer.readableBytesView)) }
+                    for try await buffer in body {
+                        activity.arrived()
+                        try handle.write(contentsOf: Data(buffer.readableBytesView))
+                    }
                 }
                 try handle.close()
                 return (file, response)
@@ -142,7 +152,7 @@
 
         /// Sends `request`, following redirects as the policy says, and returns the final head and its body.
         private func head(for request: URLRequest) async throws -> (
-            HTTPClientResponse, HTTPClientResponse.Body, URL, ContinuousClock.Instant?
+            HTTPClientResponse, HTTPClientResponse.Body, URL, BodyLimits
         ) {
             var current = request
             var count = 0
@@ -165,7 +175,8 @@
                 }
                 let status = Int(response.status.code)
                 // The final head: the body's deadline starts now.
-                let final = (response, response.body, url, bodyTimeout.map { ContinuousClock.now + $0 })
+                let limits = BodyLimits(deadline: bodyTimeout.map { ContinuousClock.now + $0 }, idle: requestTimeout)
+                let final = (response, response.body, url, limits)
                 guard (300..<400).contains(status), status != 304,
                     let location = response.headers.first(name: "location"),
                     let target = URL(string: location, relativeTo: url)?.absoluteURL,
@@ -201,16 +212,42 @@
             return next
         }
 
-        /// Runs `body` and fails with `URLError.timedOut` when `deadline` passes first; the body task is cancelled.
-        private func withBodyDeadline<T: Sendable>(
-            _ deadline: ContinuousClock.Instant?, _ body: @escaping @Sendable () async throws -> T
+        /// How long a body may take: a deadline for the whole of it (``bodyTimeout``), and the longest silence
+        /// between two of its bytes (the request's `timeoutInterval`, which URLSession also reads as an idle time).
+        struct BodyLimits: Sendable {
+            let deadline: ContinuousClock.Instant?
+            let idle: Duration?
+        }
+
+        /// When the body last made progress; the body loop writes it, the watchdog reads it. `nil` while the body
+        /// waits for a slow reader: that is not the server's silence.
+        final class Activity: Sendable {
+            private let last = Lock<ContinuousClock.Instant?>(ContinuousClock.now)
+            func arrived() { last.value = .now }
+            func waitsForReader() { last.value = nil }
+            var lastArrival: ContinuousClock.Instant? { last.value }
+        }
+
+        /// Runs `body` and fails with `URLError.timedOut` when the deadline passes or the body is silent for longer
+        /// than the idle time; the body task is cancelled. Without limits, `body` runs alone.
+        private func withBodyLimits<T: Sendable>(
+            _ limits: BodyLimits, _ body: @escaping @Sendable (Activity) async throws -> T
         ) async throws -> T {
-            guard let deadline else { return try await body() }
+            let activity = Activity()
+            guard limits.deadline != nil || limits.idle != nil else { return try await body(activity) }
             return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await body() }
+                group.addTask { try await body(activity) }
                 group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                    return nil
+                    // One watchdog for the whole body: it sleeps to the nearer limit and looks again, so a chunk
+                    // costs the body loop one clock read, not a timer.
+                    while true {
+                        let silentUntil = limits.idle.map { (activity.lastArrival ?? .now) + $0 }
+                        let wake = [limits.deadline, silentUntil].compactMap { $0 }.min()!
+                        try await Task.sleep(until: wake, clock: .continuous)
+                        let now = ContinuousClock.now
+                        if let deadline = limits.deadline, now >= deadline { return nil }
+                        if let idle = limits.idle, let last = activity.lastArrival, last + idle <= now { return nil }
+                    }
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let value = first else { throw URLError(.timedOut) }

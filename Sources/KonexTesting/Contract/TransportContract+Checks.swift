@@ -5,14 +5,16 @@ import Konex
 extension TransportContract {
     /// Every check, in the order ``run(_:)`` runs them.
     public static let checks: [Check] = [
-        Check(name: "every method reaches the server") { transport, server in
+        Check(name: "every method reaches the server") { context in
+            let (transport, server) = (context.transport, context.server)
             for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] {
                 let (data, response) = try await transport.send(request(server, "/anything", method: method))
                 try require(response.statusCode == 200, "\(method): status \(response.statusCode)")
                 try require(try json(data)["method"] as? String == method, "\(method): the server saw another method")
             }
         },
-        Check(name: "request bodies from 0 B to 1 MiB arrive whole") { transport, server in
+        Check(name: "request bodies from 0 B to 1 MiB arrive whole") { context in
+            let (transport, server) = (context.transport, context.server)
             for size in [0, 1, 65_536, 1 << 20] {
                 var post = request(
                     server, "/anything", method: "POST", body: Data(String(repeating: "k", count: size).utf8))
@@ -23,13 +25,15 @@ extension TransportContract {
                 try require(echoed == size, "\(size) B sent, \(echoed.map(String.init) ?? "nothing") B arrived")
             }
         },
-        Check(name: "Content-Length and chunked response bodies arrive whole") { transport, server in
+        Check(name: "Content-Length and chunked response bodies arrive whole") { context in
+            let (transport, server) = (context.transport, context.server)
             let (sized, _) = try await transport.send(request(server, "/range/102400"))
             try require(sized.count == 102_400, "/range/102400 gave \(sized.count) B")
             let (chunked, _) = try await transport.send(request(server, "/stream-bytes/50000?chunk_size=1000"))
             try require(chunked.count == 50_000, "/stream-bytes/50000 gave \(chunked.count) B")
         },
-        Check(name: "header names in any case, repeated response headers joined") { transport, server in
+        Check(name: "header names in any case, repeated response headers joined") { context in
+            let (transport, server) = (context.transport, context.server)
             var mixed = request(server, "/anything")
             mixed.setValue("MiXeD", forHTTPHeaderField: "X-Konex-Case")
             let (data, _) = try await transport.send(mixed)
@@ -39,7 +43,8 @@ extension TransportContract {
             let two = response.value(forHTTPHeaderField: "x-two")
             try require(two == "a, b" || two == "a,b", "repeated X-Two read as \(two ?? "nothing")")
         },
-        Check(name: "204, 304 and HEAD have no body") { transport, server in
+        Check(name: "204, 304 and HEAD have no body") { context in
+            let (transport, server) = (context.transport, context.server)
             let (empty, noContent) = try await transport.send(request(server, "/status/204"))
             try require(noContent.statusCode == 204 && empty.isEmpty, "204 with \(empty.count) B")
             var conditional = request(server, "/etag/konex")
@@ -49,7 +54,8 @@ extension TransportContract {
             let (head, headResponse) = try await transport.send(request(server, "/get", method: "HEAD"))
             try require(headResponse.statusCode == 200 && head.isEmpty, "HEAD with \(head.count) B")
         },
-        Check(name: "redirects are followed within a host and across hosts") { transport, server in
+        Check(name: "redirects are followed within a host and across hosts") { context in
+            let (transport, server) = (context.transport, context.server)
             let (_, within) = try await transport.send(request(server, "/redirect/3"))
             try require(
                 within.statusCode == 200 && within.url?.path == "/get",
@@ -64,16 +70,19 @@ extension TransportContract {
                 across.statusCode == 200 && across.url?.host == "localhost",
                 "ended at \(across.url?.absoluteString ?? "")")
         },
-        Check(name: "gzip bodies are decoded") { transport, server in
+        Check(name: "gzip bodies are decoded") { context in
+            let (transport, server) = (context.transport, context.server)
             let (data, _) = try await transport.send(request(server, "/gzip"))
             try require(try json(data)["gzipped"] as? Bool == true, "not decoded")
         },
-        Check(name: "an unknown Content-Encoding passes through undecoded") { transport, server in
+        Check(name: "an unknown Content-Encoding passes through undecoded") { context in
+            let (transport, server) = (context.transport, context.server)
             let (data, response) = try await transport.send(
                 request(server, "/response-headers?Content-Encoding=x-konex"))
             try require(response.statusCode == 200 && !data.isEmpty, "status \(response.statusCode), \(data.count) B")
         },
-        Check(name: "a sub-second timeout fires at its time") { transport, server in
+        Check(name: "a sub-second timeout fires at its time") { context in
+            let (transport, server) = (context.transport, context.server)
             var slow = request(server, "/delay/3")
             slow.timeoutInterval = 0.5
             let started = ContinuousClock.now
@@ -86,7 +95,8 @@ extension TransportContract {
                     took >= .milliseconds(400) && took < .milliseconds(900), "a 0.5 s timeout fired after \(took)")
             }
         },
-        Check(name: "cancelling the task ends the transfer at once") { transport, server in
+        Check(name: "cancelling the task ends the transfer at once") { context in
+            let (transport, server) = (context.transport, context.server)
             let task = Task { try await transport.send(request(server, "/delay/5")) }
             try await Task.sleep(for: .milliseconds(200))
             let started = ContinuousClock.now
@@ -99,14 +109,104 @@ extension TransportContract {
             }
             try require(started.duration(to: .now) < .seconds(1), "took \(started.duration(to: .now)) to end")
         },
-        Check(name: "a streamed body arrives as it is sent") { transport, server in
+        Check(name: "a streamed body arrives as it is sent") { context in
+            let (transport, server) = (context.transport, context.server)
             guard let streamer = transport as? any StreamingTransport else { return }
             let (response, body) = try await streamer.stream(request(server, "/stream/20"), bufferLimit: 1 << 20)
             var lines = 0
             for try await chunk in body { lines += chunk.filter { $0 == 0x0A }.count }
             try require(response.statusCode == 200 && lines == 20, "\(lines) lines of 20")
         },
-        Check(name: "256 requests in flight at once all succeed") { transport, server in
+        Check(name: "response bodies of 16 MiB and 64 MiB arrive whole and in order") { context in
+            for size in [16 << 20, 64 << 20] {
+                let (data, response) = try await context.transport.send(request(context.faults, "/bytes/\(size)"))
+                try require(response.statusCode == 200, "/bytes/\(size): status \(response.statusCode)")
+                try require(data.count == size, "\(size) B sent, \(data.count) B arrived")
+                try require(data == ContractServer.pattern(count: size), "\(size) B arrived out of order or changed")
+            }
+        },
+        Check(name: "request bodies of 16 MiB and 64 MiB arrive whole") { context in
+            for size in [16 << 20, 64 << 20] {
+                var upload = request(
+                    context.faults, "/upload", method: "POST", body: ContractServer.pattern(count: size))
+                upload.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+                let (data, _) = try await context.transport.send(upload)
+                let answer = String(decoding: data.prefix(200), as: UTF8.self)
+                try require(answer == "\(size) matches", "\(size) B sent; the server read `\(answer)`")
+            }
+        },
+        Check(name: "a server that closes before the promised body ends is an error, not a short body") { context in
+            _ = try await requireFailure(
+                of: request(context.faults, "/close-early"), through: context.transport, within: .seconds(5),
+                "1,000 B promised, 100 B sent, then closed")
+        },
+        Check(name: "a server that resets the connection mid-body is an error") { context in
+            _ = try await requireFailure(
+                of: request(context.faults, "/reset"), through: context.transport, within: .seconds(5),
+                "reset after 100 B of 1,000")
+        },
+        Check(name: "a server that stalls mid-body times out") { context in
+            let error = try await requireFailure(
+                of: request(context.faults, "/stall", timeout: 1), through: context.transport, within: .seconds(4),
+                "10 B of 1,000, then silence, with a 1 s timeout")
+            try require((error as? URLError)?.code == .timedOut, "failed with \(error), not URLError.timedOut")
+        },
+        Check(name: "cancelling the task while the body arrives ends the transfer at once") { context in
+            let transport = context.transport
+            let stalled = request(context.faults, "/stall", timeout: 30)
+            let task = Task { try await transport.send(stalled) }
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            task.cancel()
+            do {
+                let (data, _) = try await task.value
+                throw Violation("a cancelled transfer succeeded with \(data.count) B")
+            } catch is CancellationError {
+            } catch let error as URLError where error.code == .cancelled {
+            }
+            try require(started.duration(to: .now) < .seconds(1), "took \(started.duration(to: .now)) to end")
+        },
+        Check(name: "1xx informational responses are skipped for the final response") { context in
+            let (data, response) = try await context.transport.send(request(context.faults, "/informational"))
+            try require(
+                response.statusCode == 200 && data == Data("final".utf8),
+                "got \(response.statusCode) with `\(String(decoding: data.prefix(80), as: UTF8.self))`")
+        },
+        Check(name: "a 3xx answered without following it keeps its body") { context in
+            guard let transport = context.notFollowingRedirects else {
+                throw Violation("no transport with redirects off was given (TransportContract(notFollowingRedirects:))")
+            }
+            let (data, response) = try await transport.send(request(context.faults, "/moved"))
+            try require(response.statusCode == 302, "status \(response.statusCode), not the 302 itself")
+            try require(
+                data == Data("moved here".utf8), "the 302's body arrived as \(data.count) B: `\(String(decoding: data.prefix(80), as: UTF8.self))`")
+        },
+        Check(name: "a slow reader of a streamed body gets every byte (back pressure)") { context in
+            guard let streamer = context.transport as? any StreamingTransport else { return }
+            let size = 8 << 20
+            let (response, body) = try await streamer.stream(request(context.faults, "/bytes/\(size)"), bufferLimit: 256 << 10)
+            try require(response.statusCode == 200, "status \(response.statusCode)")
+            var received = 0
+            var chunks = 0
+            for try await chunk in body {
+                received += chunk.count
+                chunks += 1
+                // The first chunks are read slowly: the server could send everything in that time.
+                if chunks <= 10 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            try require(received == size, "\(received) B of \(size)")
+        },
+        Check(name: "a download to a file holds the whole body") { context in
+            guard let downloader = context.transport as? any DownloadTransport else { return }
+            let size = 4 << 20
+            let (file, response) = try await downloader.download(request(context.faults, "/bytes/\(size)"))
+            defer { try? FileManager.default.removeItem(at: file) }
+            let data = try Data(contentsOf: file)
+            try require(response.statusCode == 200, "status \(response.statusCode)")
+            try require(data == ContractServer.pattern(count: size), "the file holds \(data.count) B of \(size)")
+        },
+        Check(name: "256 requests in flight at once all succeed") { context in
+            let (transport, server) = (context.transport, context.server)
             let failures = await withTaskGroup(of: Int.self) { group in
                 for index in 0..<256 {
                     group.addTask {

@@ -4,7 +4,9 @@ import Konex
 /// What every `Transport` must do, checked against a real httpbin-compatible server: one suite for Konex's
 /// transports and for third-party ones.
 ///
-/// Each check sends through the transport itself (not through a client), so it tests the transport alone. A
+/// Each check sends through the transport itself (not through a client), so it tests the transport alone. Faults
+/// httpbin cannot produce (bodies of 64 MiB, a server that closes early, stalls or resets, informational responses)
+/// come from a small server the run starts on 127.0.0.1 for itself. A
 /// transport that cannot meet a check on a platform says so by name in ``knownLimits``, and the outcome reports it as
 /// a known limit instead of hiding it.
 /// ```swift
@@ -16,7 +18,17 @@ public struct TransportContract: Sendable {
     public struct Check: Sendable {
         /// The requirement, as a sentence.
         public let name: String
-        let run: @Sendable (any Transport, URL) async throws -> Void
+        let run: @Sendable (Context) async throws -> Void
+    }
+
+    /// What a check works with.
+    struct Context: Sendable {
+        let transport: any Transport
+        /// The httpbin-compatible server.
+        let server: URL
+        /// The run's own fault server (``ContractServer``).
+        let faults: URL
+        let notFollowingRedirects: (any Transport)?
     }
 
     /// What one check found.
@@ -27,15 +39,18 @@ public struct TransportContract: Sendable {
         public let failure: String?
         /// Whether the transport declared this check a known limit.
         public let isKnownLimit: Bool
+        /// How long the check took.
+        public let duration: Duration
 
         /// Passed, or failed as declared.
         public var isAcceptable: Bool { failure == nil || isKnownLimit }
 
         public var description: String {
+            let took = " (\(duration.formatted(.units(allowed: [.seconds, .milliseconds], fractionalPart: .hide))))"
             guard let failure else {
-                return "✔ \(name)" + (isKnownLimit ? " (declared a known limit, but it passed)" : "")
+                return "✔ \(name)" + took + (isKnownLimit ? ", declared a known limit but it passed" : "")
             }
-            return (isKnownLimit ? "◌ \(name): known limit: " : "✘ \(name): ") + failure
+            return (isKnownLimit ? "◌ \(name)\(took): known limit: " : "✘ \(name)\(took): ") + failure
         }
     }
 
@@ -43,6 +58,8 @@ public struct TransportContract: Sendable {
     public let transport: any Transport
     /// The httpbin-compatible server (its `/anything`, `/status`, `/redirect`, `/gzip`, `/stream`, `/delay` …).
     public let server: URL
+    /// The same transport configured not to follow redirects, for the check that a 3xx keeps its body.
+    public let notFollowingRedirects: (any Transport)?
     /// Names of checks this transport is known not to meet here, with the reason.
     public let knownLimits: [String: String]
 
@@ -50,10 +67,16 @@ public struct TransportContract: Sendable {
     /// - Parameters:
     ///   - transport: The transport under test.
     ///   - server: The base URL of an httpbin-compatible server.
+    ///   - notFollowingRedirects: The same kind of transport with redirects off (for example
+    ///     `URLSessionTransport(redirectPolicy: .doNotFollow)`); without it the redirect-body check fails and says so.
     ///   - knownLimits: Check names the transport cannot meet on this platform, each with its reason.
-    public init(transport: any Transport, server: URL, knownLimits: [String: String] = [:]) {
+    public init(
+        transport: any Transport, server: URL, notFollowingRedirects: (any Transport)? = nil,
+        knownLimits: [String: String] = [:]
+    ) {
         self.transport = transport
         self.server = server
+        self.notFollowingRedirects = notFollowingRedirects
         self.knownLimits = knownLimits
     }
 
@@ -62,11 +85,27 @@ public struct TransportContract: Sendable {
     /// - Returns: One outcome per check, in order.
     public func run(_ names: Set<String>? = nil) async -> [Outcome] {
         var outcomes: [Outcome] = []
+        let faultServer: ContractServer
+        do {
+            faultServer = try ContractServer()
+        } catch {
+            return Self.checks.map {
+                Outcome(
+                    name: $0.name, failure: "no loopback fault server: \(error)", isKnownLimit: false, duration: .zero)
+            }
+        }
+        let context = Context(
+            transport: transport, server: server, faults: faultServer.url, notFollowingRedirects: notFollowingRedirects)
         for check in Self.checks where names?.contains(check.name) ?? true {
             var failure: String?
-            do { try await check.run(transport, server) } catch { failure = "\(error)" }
-            outcomes.append(Outcome(name: check.name, failure: failure, isKnownLimit: knownLimits[check.name] != nil))
+            let started = ContinuousClock.now
+            do { try await check.run(context) } catch { failure = "\(error)" }
+            outcomes.append(
+                Outcome(
+                    name: check.name, failure: failure, isKnownLimit: knownLimits[check.name] != nil,
+                    duration: started.duration(to: .now)))
         }
+        withExtendedLifetime(faultServer) {}
         return outcomes
     }
 
@@ -80,11 +119,31 @@ public struct TransportContract: Sendable {
         if !condition { throw Violation(message()) }
     }
 
-    static func request(_ server: URL, _ path: String, method: String = "GET", body: Data? = nil) -> URLRequest {
+    static func request(
+        _ server: URL, _ path: String, method: String = "GET", body: Data? = nil, timeout: TimeInterval? = nil
+    ) -> URLRequest {
         var request = URLRequest(url: URL(string: server.absoluteString + path)!)
         request.httpMethod = method
         request.httpBody = body
+        if let timeout { request.timeoutInterval = timeout }
         return request
+    }
+
+    /// Sends `request` and requires it to fail, within `limit`; returns the error.
+    static func requireFailure(
+        of request: URLRequest, through transport: any Transport, within limit: Duration, _ what: String
+    ) async throws -> any Error {
+        let started = ContinuousClock.now
+        do {
+            let (data, response) = try await transport.send(request)
+            throw Violation("\(what): succeeded with \(response.statusCode) and \(data.count) B instead of failing")
+        } catch let violation as Violation {
+            throw violation
+        } catch {
+            let took = started.duration(to: .now)
+            try require(took < limit, "\(what): failed, but only after \(took)")
+            return error
+        }
     }
 
     static func json(_ data: Data) throws -> [String: Any] {
