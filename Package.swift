@@ -63,8 +63,10 @@ let package = Package(
             exclude: ["Readme/Fixtures"],  // the README's own example folder, read from #filePath
             resources: [.copy("Fixtures")],
             swiftSettings: strict),
+        // KONEX_TRANSPORT=ahc with --traits AsyncHTTPClient runs these suites over AsyncHTTPClientTransport too.
         .testTarget(
-            name: "IntegrationTests", dependencies: ["Konex", "KonexTesting", "TestSupport"], swiftSettings: strict),
+            name: "IntegrationTests", dependencies: ["Konex", "KonexTesting", "KonexAsyncHTTPClient", "TestSupport"],
+            swiftSettings: strict),
         // Runs with `--traits AsyncHTTPClient` (scripts/test); without the trait it holds no test.
         .testTarget(
             name: "KonexAsyncHTTPClientTests",

@@ -7,13 +7,22 @@
 
     // Between Foundation's request and response types and AsyncHTTPClient's, and its errors as URLErrors.
     extension AsyncHTTPClientTransport {
-        static func request(_ request: URLRequest) throws -> HTTPClientRequest {
+        /// `request` for AsyncHTTPClient. With `uploadProgress`, the body goes out in 64 KiB chunks that NIO pulls as
+        /// the socket takes them, each pull reported; without it, in one buffer.
+        static func request(
+            _ request: URLRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        ) throws -> HTTPClientRequest {
             guard let url = request.url else { throw URLError(.badURL) }
             var converted = HTTPClientRequest(url: url.absoluteString)
             converted.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
             for (name, value) in request.allHTTPHeaderFields ?? [:] { converted.headers.add(name: name, value: value) }
             if let body = request.httpBody {
-                converted.body = .bytes(ByteBuffer(bytes: body))
+                if let uploadProgress, !body.isEmpty {
+                    converted.body = .stream(
+                        UploadChunks(body: body, report: uploadProgress), length: .known(Int64(body.count)))
+                } else {
+                    converted.body = .bytes(ByteBuffer(bytes: body))
+                }
             }
             return converted
         }
@@ -80,5 +89,37 @@
             return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
                 ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         }
+    }
+
+    /// A request body in chunks, reporting how much of it was taken each time NIO asks for more: the socket's pace,
+    /// since NIO asks only when its channel is writable. 0 first, the whole size last, strictly increasing between.
+    struct UploadChunks: AsyncSequence, Sendable {
+        typealias Element = ByteBuffer
+        let body: Data
+        let report: @Sendable (TransferProgress) -> Void
+        static let chunkSize = 64 << 10
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let body: Data
+            let report: @Sendable (TransferProgress) -> Void
+            var offset = 0
+            var finished = false
+
+            mutating func next() async throws -> ByteBuffer? {
+                guard !finished else { return nil }
+                let total = Int64(body.count)
+                report(TransferProgress(direction: .upload, completedBytes: Int64(offset), totalBytes: total))
+                guard offset < body.count else {
+                    finished = true
+                    return nil
+                }
+                let end = Swift.min(offset + UploadChunks.chunkSize, body.count)
+                let chunk = ByteBuffer(bytes: body[(body.startIndex + offset)..<(body.startIndex + end)])
+                offset = end
+                return chunk
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(body: body, report: report) }
     }
 #endif

@@ -97,7 +97,20 @@
         }
 
         public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
-            let (head, body, url, limits) = try await head(for: request)
+            try await stream(request, bufferLimit: bufferLimit, observer: nil)
+        }
+
+        /// Streams as ``stream(_:bufferLimit:)`` does, reporting the request body's progress as NIO takes it.
+        public func stream(_ request: URLRequest, bufferLimit: Int, observer: TransferObserver) async throws -> (
+            HTTPURLResponse, ByteStream
+        ) {
+            try await stream(request, bufferLimit: bufferLimit, observer: Optional(observer))
+        }
+
+        private func stream(_ request: URLRequest, bufferLimit: Int, observer: TransferObserver?) async throws -> (
+            HTTPURLResponse, ByteStream
+        ) {
+            let (head, body, url, limits) = try await head(for: request, uploadProgress: observer?.progress)
             let response = try Self.response(head, url: url)
             let pump = Lock<Task<Void, Never>?>(nil)
             let (stream, continuation) = ByteStream.makeStream(bufferLimit: bufferLimit) { pump.value?.cancel() }
@@ -151,7 +164,9 @@
         // MARK: The head, redirects and deadlines
 
         /// Sends `request`, following redirects as the policy says, and returns the final head and its body.
-        private func head(for request: URLRequest) async throws -> (
+        private func head(
+            for request: URLRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        ) async throws -> (
             HTTPClientResponse, HTTPClientResponse.Body, URL, BodyLimits
         ) {
             var current = request
@@ -169,7 +184,9 @@
                 do {
                     let deadline: NIODeadline =
                         remaining.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
-                    response = try await client.execute(try Self.request(current), deadline: deadline)
+                    // Progress is the first request's: a 307/308 sending the body again would start it over.
+                    let converted = try Self.request(current, uploadProgress: count == 0 ? uploadProgress : nil)
+                    response = try await client.execute(converted, deadline: deadline)
                 } catch {
                     throw Self.transportError(error, url: url)
                 }

@@ -21,119 +21,129 @@ enum Chaos {
 /// A bounded load through a proxy that injects faults at random (seeded): every request ends with a value or a
 /// typed error whose stage matches the fault, no damaged body is ever a success, only idempotent requests are
 /// retried, and nothing grows.
-@Suite(.enabled(if: Chaos.url != nil && Server.isAvailable, Chaos.skipReason))
-struct ChaosSoakTests {
-    enum Outcome: Sendable {
-        case success
-        case failure(KonexError.Stage, status: Int?, timeout: Bool)
-    }
+/// The suites that measure or move a lot of memory, one at a time: the soak checks that its RSS stays bounded, which
+/// a 64 MiB contract check running beside it would blur.
+@Suite(.serialized) enum MemoryHeavy {}
 
-    struct Echo: Decodable, Sendable { let json: [String: Int]? }
+extension MemoryHeavy {
+    @Suite(.enabled(if: Chaos.url != nil && Server.isAvailable, Chaos.skipReason))
+    struct ChaosSoakTests {
+        enum Outcome: Sendable {
+            case success
+            case failure(KonexError.Stage, status: Int?, timeout: Bool)
+        }
 
-    @Test func everyRequestEndsWithAValueOrATypedErrorThatMatchesItsFault() async throws {
-        let expected = try await Server.client().request("/json").validate().responseData()
-        let transport = URLSessionTransport(configuration: .ephemeral)
-        let client = KonexClient(
-            baseURL: Chaos.url!, transport: transport, timeout: .seconds(2),
-            retriers: [RetryPolicy(maximumAttempts: 3, deadline: .seconds(20), baseDelay: .milliseconds(5))])
-        let before = Resources.now()
-        let started = ContinuousClock.now
-        let total = Chaos.requests
-        let run = UUID().uuidString.prefix(8)  // the proxy's log outlives a run: ids must not repeat
-        let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome, Bool).self) { group in
-            var results: [Int: (Outcome, Bool)] = [:]
-            var next = 0
-            func add(_ index: Int) {
-                group.addTask {
-                    let isPost = index % 5 == 0
-                    let request =
-                        isPost
-                        ? client.request(Post(n: index)) : client.request("/json")
-                    do {
-                        let response = try await request.withAdapter(.header("X-Chaos-Id", "\(run)-\(index)"))
-                            .validate()
-                            .response()
-                        let intact =
+        struct Echo: Decodable, Sendable { let json: [String: Int]? }
+
+        @Test func everyRequestEndsWithAValueOrATypedErrorThatMatchesItsFault() async throws {
+            let expected = try await Server.client().request("/json").validate().responseData()
+            let transport = Live.transport()
+            let client = KonexClient(
+                baseURL: Chaos.url!, transport: transport, timeout: .seconds(2),
+                retriers: [RetryPolicy(maximumAttempts: 3, deadline: .seconds(20), baseDelay: .milliseconds(5))])
+            let before = Resources.now()
+            let started = ContinuousClock.now
+            let total = Chaos.requests
+            let run = UUID().uuidString.prefix(8)  // the proxy's log outlives a run: ids must not repeat
+            let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome, Bool).self) { group in
+                var results: [Int: (Outcome, Bool)] = [:]
+                var next = 0
+                func add(_ index: Int) {
+                    group.addTask {
+                        let isPost = index % 5 == 0
+                        let request =
                             isPost
-                            ? (try? JSONDecoder().decode(Echo.self, from: response.data))?.json?["n"] == index
-                            : response.data == expected
-                        return (index, .success, intact)
-                    } catch let error as KonexError {
-                        return (index, .failure(error.stage, status: error.statusCode, timeout: error.isTimeout), true)
+                            ? client.request(Post(n: index)) : client.request("/json")
+                        do {
+                            let response = try await request.withAdapter(.header("X-Chaos-Id", "\(run)-\(index)"))
+                                .validate()
+                                .response()
+                            let intact =
+                                isPost
+                                ? (try? JSONDecoder().decode(Echo.self, from: response.data))?.json?["n"] == index
+                                : response.data == expected
+                            return (index, .success, intact)
+                        } catch let error as KonexError {
+                            return (
+                                index, .failure(error.stage, status: error.statusCode, timeout: error.isTimeout), true
+                            )
+                        }
                     }
                 }
-            }
-            while next < min(Chaos.inFlight, total) {
-                add(next)
-                next += 1
-            }
-            while let (index, outcome, intact) = try await group.next() {
-                results[index] = (outcome, intact)
-                if next < total {
+                while next < min(Chaos.inFlight, total) {
                     add(next)
                     next += 1
                 }
-            }
-            return results
-        }
-        let elapsed = ContinuousClock.now - started
-        transport.session.invalidateAndCancel()
-        let log = try await Server.client().request(Chaos.url!.appendingPathComponent("__chaos/log"))
-            .responseObject(of: [String: [String]].self)
-
-        var table: [String: [String: Int]] = [:]
-        for index in 0..<total {
-            let (outcome, intact) = try #require(outcomes[index], "request \(index) never ended")
-            // A request the proxy never saw failed while connecting: a fault of the network, not an injected one.
-            let faults = log["\(run)-\(index)"] ?? []
-            let last = faults.last ?? "no request reached the proxy"
-            let isPost = index % 5 == 0
-            let label: String
-            switch outcome {
-            case .success:
-                label = "success"
-                #expect(intact, "request \(index) succeeded with a damaged body after \(faults) (seed \(Chaos.seed))")
-                #expect(["none", "latency", "duplicate_header"].contains(last), "r\(index): \(faults)")
-            case .failure(let stage, let status, let timeout):
-                label = status.map { "\(stage) \($0)" } ?? (timeout ? "\(stage) (timeout)" : "\(stage)")
-                switch last {
-                case "status_503":
-                    // The 503 itself, or (on a loaded machine) its answer arriving after the request's timeout.
-                    #expect(
-                        (stage == .validation && status == 503) || (stage == .transport && timeout),
-                        "r\(index): \(faults) → \(label)")
-                case "reset_head", "reset_body", "truncated", "no request reached the proxy":
-                    #expect(stage == .transport, "r\(index): \(faults) → \(label)")
-                case "stall": #expect(stage == .transport && timeout, "r\(index): \(faults) → \(label)")
-                default:
-                    // A good answer can still come too late on a loaded machine: then only a timeout is right.
-                    #expect(stage == .transport && timeout, "r\(index): \(faults) → \(label) (seed \(Chaos.seed))")
+                while let (index, outcome, intact) = try await group.next() {
+                    results[index] = (outcome, intact)
+                    if next < total {
+                        add(next)
+                        next += 1
+                    }
                 }
+                return results
             }
-            table[last, default: [:]][label, default: 0] += 1
-            // Retries: never for a POST; for the rest, the policy's three attempts. libcurl also resends on its own
-            // when a reused keep-alive connection turns out to be dead before any answer, at most once per reset
-            // (the proxy counts that resend as an attempt; a run saw reset_head, stall, 503, reset_head, none).
-            let resends = faults.filter { $0 == "reset_head" }.count
-            if isPost { #expect(faults.count <= 1 + resends, "POST \(index) was retried: \(faults)") }
-            #expect(faults.count <= 3 + resends, "\(index): \(faults)")
-        }
-        try await Task.sleep(for: .milliseconds(500))  // let the invalidated session's sockets close
-        let after = Resources.now()
-        print(Resources.report(table, total: total, elapsed: elapsed, before: before, after: after, seed: Chaos.seed))
-        #expect(elapsed < .seconds(60), "the soak must stay bounded")
-        #expect(after.descriptors - before.descriptors <= 16, "file descriptors grew: \(before) → \(after)")
-        // The thread sanitizer's allocator holds freed memory in quarantine: resident size says nothing under it.
-        if ProcessInfo.processInfo.environment["KONEX_SANITIZER"] == nil {
-            #expect(after.residentMB - before.residentMB < 64, "memory grew: \(before) → \(after)")
-        }
-    }
+            let elapsed = ContinuousClock.now - started
+            (transport as? URLSessionTransport)?.session.invalidateAndCancel()
+            let log = try await Server.client().request(Chaos.url!.appendingPathComponent("__chaos/log"))
+                .responseObject(of: [String: [String]].self)
 
-    struct Post: KonexRequest {
-        let n: Int
-        let path = "/post"
-        let method: HTTPMethod = .post
-        var body: RequestBody? { .json(["n": .int(n)] as JSON) }
+            var table: [String: [String: Int]] = [:]
+            for index in 0..<total {
+                let (outcome, intact) = try #require(outcomes[index], "request \(index) never ended")
+                // A request the proxy never saw failed while connecting: a fault of the network, not an injected one.
+                let faults = log["\(run)-\(index)"] ?? []
+                let last = faults.last ?? "no request reached the proxy"
+                let isPost = index % 5 == 0
+                let label: String
+                switch outcome {
+                case .success:
+                    label = "success"
+                    #expect(
+                        intact, "request \(index) succeeded with a damaged body after \(faults) (seed \(Chaos.seed))")
+                    #expect(["none", "latency", "duplicate_header"].contains(last), "r\(index): \(faults)")
+                case .failure(let stage, let status, let timeout):
+                    label = status.map { "\(stage) \($0)" } ?? (timeout ? "\(stage) (timeout)" : "\(stage)")
+                    switch last {
+                    case "status_503":
+                        // The 503 itself, or (on a loaded machine) its answer arriving after the request's timeout.
+                        #expect(
+                            (stage == .validation && status == 503) || (stage == .transport && timeout),
+                            "r\(index): \(faults) → \(label)")
+                    case "reset_head", "reset_body", "truncated", "no request reached the proxy":
+                        #expect(stage == .transport, "r\(index): \(faults) → \(label)")
+                    case "stall": #expect(stage == .transport && timeout, "r\(index): \(faults) → \(label)")
+                    default:
+                        // A good answer can still come too late on a loaded machine: then only a timeout is right.
+                        #expect(stage == .transport && timeout, "r\(index): \(faults) → \(label) (seed \(Chaos.seed))")
+                    }
+                }
+                table[last, default: [:]][label, default: 0] += 1
+                // Retries: never for a POST; for the rest, the policy's three attempts. libcurl also resends on its own
+                // when a reused keep-alive connection turns out to be dead before any answer, at most once per reset
+                // (the proxy counts that resend as an attempt; a run saw reset_head, stall, 503, reset_head, none).
+                let resends = faults.filter { $0 == "reset_head" }.count
+                if isPost { #expect(faults.count <= 1 + resends, "POST \(index) was retried: \(faults)") }
+                #expect(faults.count <= 3 + resends, "\(index): \(faults)")
+            }
+            try await Task.sleep(for: .milliseconds(500))  // let the invalidated session's sockets close
+            let after = Resources.now()
+            print(
+                Resources.report(table, total: total, elapsed: elapsed, before: before, after: after, seed: Chaos.seed))
+            #expect(elapsed < .seconds(60), "the soak must stay bounded")
+            #expect(after.descriptors - before.descriptors <= 16, "file descriptors grew: \(before) → \(after)")
+            // The thread sanitizer's allocator holds freed memory in quarantine: resident size says nothing under it.
+            if ProcessInfo.processInfo.environment["KONEX_SANITIZER"] == nil {
+                #expect(after.residentMB - before.residentMB < 64, "memory grew: \(before) → \(after)")
+            }
+        }
+
+        struct Post: KonexRequest {
+            let n: Int
+            let path = "/post"
+            let method: HTTPMethod = .post
+            var body: RequestBody? { .json(["n": .int(n)] as JSON) }
+        }
     }
 }
 

@@ -9,7 +9,7 @@ import Testing
     func client(_ server: MisbehavingServer) -> KonexClient {
         KonexClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-            transport: URLSessionTransport(configuration: .ephemeral),
+            transport: Live.transport(),
             timeout: .seconds(10))
     }
 
@@ -45,7 +45,7 @@ import Testing
         let server = try MisbehavingServer(reply: Data(head.utf8) + body)
         let client = KonexClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-            transport: URLSessionTransport(configuration: .ephemeral), timeout: .seconds(30),
+            transport: Live.transport(), timeout: .seconds(30),
             maximumResponseSize: 1 << 20)
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("konex-big-\(UUID()).bin")
         defer { try? FileManager.default.removeItem(at: destination) }

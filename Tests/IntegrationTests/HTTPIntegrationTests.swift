@@ -45,7 +45,7 @@ struct HTTPIntegrationTests {
         let server = try MisbehavingServer(reply: Data("HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n".utf8))
         let client = KonexClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-            transport: URLSessionTransport(configuration: .ephemeral), timeout: .seconds(10))
+            transport: Live.transport(), timeout: .seconds(10))
         _ = try await client.request(path).validate().response()
         #expect(server.requestLines == ["GET \(sent) HTTP/1.1"])
     }
@@ -135,7 +135,7 @@ struct HTTPIntegrationTests {
 
     @Test(arguments: [200, 201, 204, 301, 304, 400, 401, 404, 418, 429, 500, 503])
     func everyStatusFamilyWithValidate(status: Int) async throws {
-        let transport = URLSessionTransport(configuration: .ephemeral, redirectPolicy: .doNotFollow)
+        let transport = Live.transport(redirectPolicy: .doNotFollow)
         let client = Server.client(transport: transport)
         let result = await Result { try await client.request("/status/\(status)").validate().response() }
         switch result {
@@ -176,11 +176,11 @@ struct HTTPIntegrationTests {
     }
 
     @Test func redirectLimitReturnsTheLastRedirect() async throws {
-        let transport = URLSessionTransport(configuration: .ephemeral, redirectPolicy: .limit(1))
+        let transport = Live.transport(redirectPolicy: .limit(1))
         let response = try await Server.client(transport: transport).request("/redirect/3").response()
         #expect(response.statusCode == 302)
         #expect(response.value(forHTTPHeaderField: "Location") == "/relative-redirect/1")
-        let none = URLSessionTransport(configuration: .ephemeral, redirectPolicy: .doNotFollow)
+        let none = Live.transport(redirectPolicy: .doNotFollow)
         #expect(try await Server.client(transport: none).request("/redirect/1").response().statusCode == 302)
     }
 
@@ -300,7 +300,7 @@ struct HTTPIntegrationTests {
     @Test func connectionRefusedIsATransportError() async throws {
         // Port 9 (discard) has no listener on these machines.
         let client = KonexClient(
-            baseURL: URL(string: "http://127.0.0.1:9")!, transport: URLSessionTransport(configuration: .ephemeral))
+            baseURL: URL(string: "http://127.0.0.1:9")!, transport: Live.transport())
         let error = try await requireThrows(KonexError.self) {
             try await client.request("/get").timeout(.seconds(5)).response()
         }

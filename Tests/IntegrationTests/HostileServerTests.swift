@@ -20,7 +20,7 @@ import Testing
     func client(_ server: MisbehavingServer, log: Lock<Int>) -> KonexClient {
         let client = KonexClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-            transport: URLSessionTransport(configuration: .ephemeral), timeout: .seconds(10),
+            transport: Live.transport(), timeout: .seconds(10),
             interceptors: [HTTPCache(cookieStorage: nil)])
         client.plugins = [LoggingPlugin(level: .bodies) { line in log.withLock { $0 += line.utf8.count } }]
         client.retriers = [RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(1))]

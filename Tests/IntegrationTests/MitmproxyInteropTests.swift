@@ -20,7 +20,7 @@ struct MitmproxyInteropTests {
         ])
         let base = URL(string: "http://127.0.0.1:\(port)")!
         let live = KonexClient(
-            baseURL: base, transport: URLSessionTransport(configuration: .ephemeral), timeout: .seconds(10))
+            baseURL: base, transport: Live.transport(), timeout: .seconds(10))
         try await Mitmproxy.waitUntilListening(live)
 
         struct Search: KonexRequest {
@@ -57,7 +57,7 @@ struct MitmproxyInteropTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("konex.har")
         let recorder = try RecordingTransport(
-            live: URLSessionTransport(configuration: .ephemeral), fixture: file, mode: .all, environment: [:])
+            live: Live.transport(), fixture: file, mode: .all, environment: [:])
         let client = KonexClient(baseURL: Server.url!, transport: recorder)
         _ = try await client.request("/json").validate().response()
         _ = try await client.request("/anything").withAdapter(.bearer("s3cr3t")).response()

@@ -43,7 +43,7 @@ struct ProductionIntegrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let fixture = directory.appendingPathComponent("httpbin.har")
         let recorder = try RecordingTransport(
-            live: URLSessionTransport(configuration: .ephemeral), fixture: fixture, mode: .once, environment: [:])
+            live: Live.transport(), fixture: fixture, mode: .once, environment: [:])
         let live = Server.client(transport: recorder)
         let json = try await live.request("/json").validate().responseJSON()
         let uuid = try await live.request("/uuid").validate().responseJSON()

@@ -4,7 +4,7 @@ import Testing
 
 /// A real URLSessionTransport that counts the calls that reach it and how many were in flight at once.
 final class CountingTransport: Transport {
-    let inner = URLSessionTransport(configuration: .ephemeral)
+    let inner = Live.transport()
     private let state = Lock<(calls: Int, now: Int, peak: Int)>((0, 0, 0))
     var calls: Int { state.value.calls }
     var peak: Int { state.value.peak }
@@ -50,7 +50,7 @@ struct ProductionTwoIntegrationTests {
     @Test func offlineServesWhatWasStoredAndSays504ForTheRest() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-it-cache-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let online = KonexClient(baseURL: Server.url!, interceptors: [HTTPCache(storage: .disk(directory: directory))])
+        let online = KonexClient(baseURL: Server.url!, transport: Live.transport(), interceptors: [HTTPCache(storage: .disk(directory: directory))])
         let stored = try await online.request("/cache/1").validate().responseData()
         // A new client on the same folder, as after an app restart, told not to touch the network.
         let transport = CountingTransport()

@@ -12,7 +12,7 @@ enum SSEServer {
 
     static func client(clock: any Clock<Duration> = ContinuousClock()) -> KonexClient {
         KonexClient(
-            baseURL: url!, transport: URLSessionTransport(configuration: .ephemeral), timeout: .seconds(30),
+            baseURL: url!, transport: Live.transport(), timeout: .seconds(30),
             clock: clock)
     }
 

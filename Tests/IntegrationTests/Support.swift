@@ -3,6 +3,34 @@ import Konex
 import KonexTesting
 import Testing
 
+#if AsyncHTTPClient
+    import KonexAsyncHTTPClient
+#endif
+
+/// The transport the integration suites talk through: `URLSessionTransport`, or `AsyncHTTPClientTransport` when
+/// `KONEX_TRANSPORT=ahc` (scripts/test's second pass, built with `--traits AsyncHTTPClient`), so every suite runs
+/// over both.
+enum Live {
+    static let name = ProcessInfo.processInfo.environment["KONEX_TRANSPORT"] ?? "urlsession"
+    static var isAsyncHTTPClient: Bool { name == "ahc" }
+
+    static func transport(redirectPolicy: RedirectPolicy = .follow) -> any StreamingTransport & DownloadTransport {
+        switch name {
+        case "urlsession":
+            return URLSessionTransport(configuration: .ephemeral, redirectPolicy: redirectPolicy)
+        case "ahc":
+            #if AsyncHTTPClient
+                return AsyncHTTPClientTransport(
+                    client: AsyncHTTPClientTransport.shared.client, redirectPolicy: redirectPolicy)
+            #else
+                fatalError("KONEX_TRANSPORT=ahc needs a build with --traits AsyncHTTPClient")
+            #endif
+        default:
+            fatalError("KONEX_TRANSPORT is `urlsession` or `ahc`, not `\(name)`")
+        }
+    }
+}
+
 /// Where the real server is: scripts/test starts httpbin on 127.0.0.1 and exports KONEX_HTTPBIN_URL.
 enum Server {
     static let url: URL? = ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"].flatMap(URL.init(string:))
@@ -17,7 +45,7 @@ enum Server {
         clock: any Clock<Duration> = ContinuousClock()
     ) -> KonexClient {
         KonexClient(
-            baseURL: url!, headers: headers, transport: transport ?? URLSessionTransport(configuration: .ephemeral),
+            baseURL: url!, headers: headers, transport: transport ?? Live.transport(),
             timeout: timeout, clock: clock)
     }
 }

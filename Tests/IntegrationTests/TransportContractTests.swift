@@ -3,37 +3,39 @@ import Konex
 import KonexTesting
 import Testing
 
-/// `URLSessionTransport` against the transport contract (KonexTesting's `TransportContract`) on a real httpbin. What
-/// FoundationNetworking cannot do on Linux is declared by name; a declared limit that starts passing is reported too.
-@Suite(.enabled(if: Server.isAvailable, Server.skipReason)) struct URLSessionTransportContractTests {
-    static let linuxLimits: [String: String] = {
-        #if canImport(FoundationNetworking)
-            [
-                "a sub-second timeout fires at its time":
-                    "FoundationNetworking counts timeouts in whole seconds (Konex rounds 0.5 s up to 1 s; unrounded it fires after ~1 ms)",
-                "an unknown Content-Encoding passes through undecoded":
-                    "FoundationNetworking fails the request (URLError -1) on a Content-Encoding libcurl does not know",
-                "a 3xx answered without following it keeps its body":
-                    "FoundationNetworking drops the body of a redirect its delegate declines to follow",
-                "a slow reader of a streamed body gets every byte (back pressure)":
-                    "FoundationNetworking cannot pause a transfer, so a slow reader overflows the stream's buffer",
-            ]
-        #else
-            [:]
-        #endif
-    }()
+extension MemoryHeavy {
+    /// `URLSessionTransport` against the transport contract (KonexTesting's `TransportContract`) on a real httpbin. What
+    /// FoundationNetworking cannot do on Linux is declared by name; a declared limit that starts passing is reported too.
+    @Suite(.enabled(if: Server.isAvailable, Server.skipReason)) struct URLSessionTransportContractTests {
+        static let linuxLimits: [String: String] = {
+            #if canImport(FoundationNetworking)
+                [
+                    "a sub-second timeout fires at its time":
+                        "FoundationNetworking counts timeouts in whole seconds (Konex rounds 0.5 s up to 1 s; unrounded it fires after ~1 ms)",
+                    "an unknown Content-Encoding passes through undecoded":
+                        "FoundationNetworking fails the request (URLError -1) on a Content-Encoding libcurl does not know",
+                    "a 3xx answered without following it keeps its body":
+                        "FoundationNetworking drops the body of a redirect its delegate declines to follow",
+                    "a slow reader of a streamed body gets every byte (back pressure)":
+                        "FoundationNetworking cannot pause a transfer, so a slow reader overflows the stream's buffer",
+                ]
+            #else
+                [:]
+            #endif
+        }()
 
-    @Test func meetsTheContractExceptItsDeclaredLimits() async throws {
-        let server = try #require(Server.url, Server.skipReason)
-        let contract = TransportContract(
-            transport: URLSessionTransport(configuration: .ephemeral), server: server,
-            notFollowingRedirects: URLSessionTransport(configuration: .ephemeral, redirectPolicy: .doNotFollow),
-            knownLimits: Self.linuxLimits)
-        let outcomes = await contract.run()
-        #expect(outcomes.count == TransportContract.checks.count)
-        for outcome in outcomes {
-            print("URLSessionTransport contract: \(outcome)")
-            #expect(outcome.isAcceptable, "\(outcome)")
+        @Test func meetsTheContractExceptItsDeclaredLimits() async throws {
+            let server = try #require(Server.url, Server.skipReason)
+            let contract = TransportContract(
+                transport: URLSessionTransport(configuration: .ephemeral), server: server,
+                notFollowingRedirects: URLSessionTransport(configuration: .ephemeral, redirectPolicy: .doNotFollow),
+                knownLimits: Self.linuxLimits)
+            let outcomes = await contract.run()
+            #expect(outcomes.count == TransportContract.checks.count)
+            for outcome in outcomes {
+                print("URLSessionTransport contract: \(outcome)")
+                #expect(outcome.isAcceptable, "\(outcome)")
+            }
         }
     }
 }
