@@ -47,12 +47,25 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(
-            name: "konex-tour", dependencies: ["Konex", "KonexTesting"], path: "Playgrounds/KonexTour",
+            name: "konex-tour", dependencies: ["Konex", "KonexTesting", "KonexAsyncHTTPClient"],
+            path: "Playgrounds/KonexTour",
             exclude: ["Fixtures", "Recorded"], swiftSettings: strict),
-        .executableTarget(name: "konex-fixtures", dependencies: ["KonexTesting"], swiftSettings: strict),
+        // A command-line tool calling an API through Konex over AsyncHTTPClient, no server framework (needs the trait).
         .executableTarget(
-            name: "konex-bench", dependencies: ["Konex", "KonexTesting"], path: "Benchmarks/KonexBench",
-            swiftSettings: strict),
+            name: "konex-server-example", dependencies: ["Konex", "KonexAsyncHTTPClient"],
+            path: "Playgrounds/ServerTool", swiftSettings: strict),
+        .executableTarget(name: "konex-fixtures", dependencies: ["KonexTesting"], swiftSettings: strict),
+        // With --traits AsyncHTTPClient it adds the four-way cases (raw AHC, Konex/AHC, raw and Konex URLSession).
+        .executableTarget(
+            name: "konex-bench",
+            dependencies: [
+                "Konex", "KonexTesting", "KonexAsyncHTTPClient",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            path: "Benchmarks/KonexBench", swiftSettings: strict),
         // What the test targets share: error capture that compiles with Swift 6.0's Testing, a misbehaving socket server.
         .target(name: "TestSupport", dependencies: ["Konex"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(

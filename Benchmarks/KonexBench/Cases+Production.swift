@@ -11,15 +11,21 @@ extension Benchmarks {
         ]
     }
 
-    /// A fresh hit served through the whole chain (validator, decode) without the transport, against the same
-    /// chain over MockTransport without a cache.
-    private func cacheHit() async throws -> Result {
+    /// A client with an `HTTPCache` over a mock whose answer stays fresh for an hour, and the mock.
+    static func cachingClient() -> (KonexClient, MockTransport) {
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(
             .anything, .json(Small(id: 1, title: "cached", done: true), headers: ["Cache-Control": "max-age=3600"]))
-        let base = URL(string: "https://bench.test")!
-        let cached = KonexClient(baseURL: base, transport: mock, interceptors: [HTTPCache()])
-        let uncached = KonexClient(baseURL: base, transport: mock)
+        return (
+            KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock, interceptors: [HTTPCache()]), mock
+        )
+    }
+
+    /// A fresh hit served through the whole chain (validator, decode) without the transport, against the same
+    /// chain over MockTransport without a cache.
+    private func cacheHit() async throws -> Result {
+        let (cached, mock) = Self.cachingClient()
+        let uncached = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock)
         let count = config.mockRequests
         func run(_ client: KonexClient) async throws -> Sample {
             try await measure {

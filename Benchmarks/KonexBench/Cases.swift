@@ -23,8 +23,21 @@ struct Result: Encodable {
     var ratio: Double?
     var unit: String
     var detail: String
+    /// A four-way case's medians, in ``Way`` order.
+    var fourWay: [Double]? = nil
+    /// A four-way case's Konex/AHC cost against raw URLSession.
+    var overRawURLSession: Double? = nil
+    /// Why the case could not finish; its numbers are then meaningless.
+    var error: String? = nil
 
-    enum CodingKeys: String, CodingKey { case id, konex, baseline, ratio, unit, detail }
+    enum CodingKeys: String, CodingKey {
+        case id, konex, baseline, ratio, unit, detail, fourWay, overRawURLSession, error
+    }
+
+    /// The row of a case that failed: the run goes on.
+    static func failed(_ id: String, _ error: any Error) -> Result {
+        Result(id: id, konex: 0, unit: "", detail: "FAILED: \(error)", error: "\(error)")
+    }
 
     /// Writes `null` for a missing baseline or ratio (JSONEncoder would leave the key out).
     func encode(to encoder: any Encoder) throws {
@@ -39,6 +52,9 @@ struct Result: Encodable {
         if let ratio { try container.encode(ratio, forKey: .ratio) } else { try container.encodeNil(forKey: .ratio) }
         try container.encode(unit, forKey: .unit)
         try container.encode(detail, forKey: .detail)
+        try container.encodeIfPresent(fourWay, forKey: .fourWay)
+        try container.encodeIfPresent(overRawURLSession, forKey: .overRawURLSession)
+        try container.encodeIfPresent(error, forKey: .error)
     }
 }
 
@@ -83,10 +99,12 @@ struct Config {
     var streamMB = 50
     var slowEvents = 100_000
     var parseMB = 10
+    var wide = 10_000
+    var wideInFlight = 256
 
     static let smoke = Config(
         sequential: 100, concurrent: 100, inFlight: 8, largeGets: 3, rounds: 2, mockRequests: 500, soak: 2_000,
-        burst: 100, downloadMB: 16, streamMB: 4, slowEvents: 10_000, parseMB: 1)
+        burst: 100, downloadMB: 16, streamMB: 4, slowEvents: 10_000, parseMB: 1, wide: 200, wideInFlight: 16)
 }
 
 struct Benchmarks {
@@ -251,32 +269,39 @@ struct Benchmarks {
     }
 
     /// Case 4 and 6: the full chain through the mock transport, and with retry/auth attached but idle.
+    /// The small body the mock cases answer with.
+    static let mockBody = try! JSONEncoder().encode(Small(id: 1, title: "benchmark", done: false))
+
+    /// Case 4's client over MockTransport (a plugin and a validator at client level); with `idleMachinery` a
+    /// `RetryPolicy` and a `TokenAuthenticator` too (case 6), with `retryOnly` the policy alone.
+    static func pipelineClient(idleMachinery: Bool, retryOnly: Bool = false) -> KonexClient {
+        let mock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
+        mock.stub(.get("/small"), .data(mockBody, contentType: "application/json"))
+        let client = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock, clock: ImmediateClock())
+        client.plugins = [Noop()]
+        client.responseValidators = [.statusCode(200..<300)]
+        if retryOnly { client.retriers = [RetryPolicy()] }
+        if idleMachinery {
+            let auth = TokenAuthenticator(credential: .init(accessToken: "token")) { _ in .init(accessToken: "new") }
+            client.adapters = [auth]
+            client.retriers = [RetryPolicy(), auth]
+        }
+        return client
+    }
+
+    /// Case 4's chain: components at the three levels (client, request, call site).
+    static func chain(_ client: KonexClient) -> DataRequest {
+        client.request(BenchRequest()).withPlugin(Noop()).validate(.contentType(["application/json"]))
+            .process(.custom { @Sendable data, _ in data })
+    }
+
     func pipeline() async throws -> [Result] {
-        let body = try JSONEncoder().encode(Small(id: 1, title: "benchmark", done: false))
-        func makeClient(idleMachinery: Bool, retryOnly: Bool = false) -> KonexClient {
-            let mock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
-            mock.stub(.get("/small"), .data(body, contentType: "application/json"))
-            let client = KonexClient(
-                baseURL: URL(string: "https://bench.test")!, transport: mock, clock: ImmediateClock())
-            client.plugins = [Noop()]
-            client.responseValidators = [.statusCode(200..<300)]
-            if retryOnly { client.retriers = [RetryPolicy()] }
-            if idleMachinery {
-                let auth = TokenAuthenticator(credential: .init(accessToken: "token")) { _ in .init(accessToken: "new")
-                }
-                client.adapters = [auth]
-                client.retriers = [RetryPolicy(), auth]
-            }
-            return client
-        }
-        let plain = makeClient(idleMachinery: false)
-        let idle = makeClient(idleMachinery: true)
-        let retryOnly = makeClient(idleMachinery: false, retryOnly: true)
+        let body = Self.mockBody
+        let plain = Self.pipelineClient(idleMachinery: false)
+        let idle = Self.pipelineClient(idleMachinery: true)
+        let retryOnly = Self.pipelineClient(idleMachinery: false, retryOnly: true)
         let count = config.mockRequests
-        func chain(_ client: KonexClient) -> DataRequest {
-            client.request(BenchRequest()).withPlugin(Noop()).validate(.contentType(["application/json"]))
-                .process(.custom { @Sendable data, _ in data })
-        }
+        let chain = Self.chain
         let full = { (client: KonexClient) in
             try await measure { for _ in 0..<count { _ = try await chain(client).responseObject(of: Small.self) } }
         }

@@ -5,8 +5,36 @@ import Konex
 // Raw URLSession and Konex run interleaved in one process against a static HTTP/1.1 server on 127.0.0.1, which runs
 // in a process of its own (`--serve`). `--repeat N` runs the suite N times and says, per case, whether the N medians
 // agree within ±3 %; a case that does not is "unstable", and decides nothing against its target.
+// `--count CASE N` runs one in-process case N times and nothing else, for scripts/instruction-counts.
+//
+// This file has no top-level `await`: main stays synchronous and waits on a semaphore, because valgrind crashes in
+// `dispatch_main` under an async main.
 
 let arguments = CommandLine.arguments
+
+/// Runs `body` on the cooperative pool and blocks the main thread until it ends.
+func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+    let done = DispatchSemaphore(value: 0)
+    let failure = Lock<(any Error)?>(nil)
+    Task.detached {
+        do { try await body() } catch { failure.value = error }
+        done.signal()
+    }
+    done.wait()
+    if let error = failure.value { throw error }
+}
+
+if let index = arguments.firstIndex(of: "--count") {
+    let name = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
+    let count = arguments.indices.contains(index + 2) ? Int(arguments[index + 2]) ?? 0 : 0
+    guard let counted = CountedCase(rawValue: name), count >= 0 else {
+        let names = CountedCase.allCases.map(\.rawValue).joined(separator: ", ")
+        FileHandle.standardError.write(Data("usage: konex-bench --count CASE N (CASE: \(names))\n".utf8))
+        exit(64)
+    }
+    try blocking { try await counted.run(count: count) }
+    exit(0)
+}
 let smoke = arguments.contains("--smoke")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap {
     arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
@@ -47,29 +75,57 @@ func line(_ result: Result) -> String {
         + "\n    " + result.detail
 }
 
-/// Runs off the main actor, so no case pays for hops back to the main thread.
-nonisolated func runAll(port: UInt16) async throws -> [Result] {
+/// Runs off the main actor, so no case pays for hops back to the main thread. A case that throws reports its error
+/// in its row, and the run goes on.
+nonisolated func runAll(port: UInt16) async -> [Result] {
     let bench = Benchmarks(config: config, port: port)
     var results: [Result] = []
     func wanted(_ id: String) -> Bool { only == nil || id.hasPrefix(only!) }
-    func report(_ result: Result) {
-        results.append(result)
-        print(line(result))
+    func attempt(_ id: String, _ body: () async throws -> [Result]) async {
+        let rows: [Result]
+        do { rows = try await body() } catch { rows = [Result.failed(id, error)] }
+        for row in rows where only == nil || wanted(row.id) || id.hasPrefix(only!) {
+            results.append(row)
+            print(line(row))
+        }
     }
-    if wanted("seq") { report(try await bench.small(concurrently: false)) }
-    if wanted("urlprotocol") { report(try await bench.urlProtocolSmall()) }
-    if wanted("concurrent") { report(try await bench.small(concurrently: true)) }
-    if wanted("decode") || wanted("keypath") { for result in try await bench.large() { report(result) } }
-    if wanted("pipeline") || wanted("idle") { for result in try await bench.pipeline() { report(result) } }
-    if wanted("cache") || wanted("coalesced") {
-        for result in try await bench.production() where wanted(result.id) { report(result) }
-    }
-    if wanted("memory") { report(try await bench.memoryGrowth()) }
-    if wanted("download") { report(try await bench.download()) }
+    if wanted("seq") { await attempt("seq_small") { [try await bench.small(concurrently: false)] } }
+    if wanted("urlprotocol") { await attempt("urlprotocol_small") { [try await bench.urlProtocolSmall()] } }
+    if wanted("concurrent") { await attempt("concurrent_small") { [try await bench.small(concurrently: true)] } }
+    if wanted("decode") || wanted("keypath") { await attempt("decode_1mb") { try await bench.large() } }
+    if wanted("pipeline") || wanted("idle") { await attempt("pipeline_mock") { try await bench.pipeline() } }
+    if wanted("cache") || wanted("coalesced") { await attempt("cache_hit") { try await bench.production() } }
+    if wanted("memory") { await attempt("memory_growth") { [try await bench.memoryGrowth()] } }
+    if wanted("download") { await attempt("download_rss") { [try await bench.download()] } }
     if wanted("stream") || wanted("sse") {
-        for result in try await bench.streaming() where wanted(result.id) || wanted("stream") { report(result) }
+        for (id, run) in bench.streamingCases() where wanted(id) || wanted("stream") {
+            await attempt(id) { [try await run()] }
+        }
+    }
+    if only == nil || only!.hasPrefix("ahc") {
+        #if AsyncHTTPClient
+            await bench.servers { id, body in if wanted(id) { await attempt(id, body) } }
+        #else
+            print("ahc_*: the four-way cases need the trait: swift run -c release --traits AsyncHTTPClient konex-bench")
+        #endif
     }
     return results
+}
+
+/// The four-way cases as one table (markdown, so it pastes into BENCHMARKS.md).
+func printFourWayTable(_ results: [Result]) {
+    let rows = results.filter { $0.fourWay != nil }
+    guard !rows.isEmpty else { return }
+    print(
+        "\n| case | " + Way.allCases.map(\.name).joined(separator: " | ")
+            + " | Konex/AHC ÷ raw AHC | Konex/AHC ÷ raw URLSession |")
+    print("| --- |" + String(repeating: " ---: |", count: Way.allCases.count + 2))
+    for row in rows {
+        let values = row.fourWay!.map { String(format: "%.2f", $0) }.joined(separator: " | ")
+        print(
+            "| \(row.id) (\(row.unit)) | \(values) | "
+                + String(format: "%.3f× | %.3f× |", row.ratio ?? .nan, row.overRawURLSession ?? .nan))
+    }
 }
 
 print(
@@ -83,19 +139,24 @@ print(
     padded("case", 18) + padded("konex", 10, left: false) + "  " + padded("baseline", 10, left: false) + "  "
         + padded("ratio", 8, left: false) + "  unit")
 if only == "micro" {
-    try await micro()
+    try blocking { try await micro() }
     serverProcess.terminate()
     exit(0)
 }
-var runs: [[Result]] = []
-for run in 1...max(1, repeats) {
-    if repeats > 1 { print("\n— run \(run) of \(repeats)") }
-    runs.append(try await runAll(port: serverPort))
+let allRuns = Lock<[[Result]]>([])
+try blocking {
+    for run in 1...max(1, repeats) {
+        if repeats > 1 { print("\n— run \(run) of \(repeats)") }
+        let results = await runAll(port: serverPort)
+        printFourWayTable(results)
+        allRuns.withLock { $0.append(results) }
+    }
 }
+let runs = allRuns.value
 let results = runs.last!
 if repeats > 1 {
     print("\nAgreement across \(repeats) runs (±3 %): the ratio where there is one, else the value")
-    for result in runs[0] {
+    for result in runs[0] where result.error == nil {
         let values = runs.compactMap { run in run.first { $0.id == result.id }.map { $0.ratio ?? $0.konex } }
         guard let low = values.min(), let high = values.max(), low > 0 else { continue }
         let spread = high / low - 1

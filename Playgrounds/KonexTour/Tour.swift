@@ -8,6 +8,8 @@ struct Tour {
     let live: Bool
     /// A Server-Sent Events server for step 11 when live (`--sse URL`).
     var sse: URL?
+    /// Whether the client sends through AsyncHTTPClientTransport (`--transport ahc`).
+    var overAsyncHTTPClient = false
 
     func step(_ number: Int, _ title: String) {
         print("\n── \(number). \(title) " + String(repeating: "─", count: max(0, 60 - title.count)))
@@ -95,9 +97,31 @@ struct Tour {
         step(13, "An HTTP cache, coalescing and a limit, the same on Linux and Apple platforms")
         try await productionDemo()
 
+        step(14, "On servers: the same chain over AsyncHTTPClient")
+        try await serversDemo()
+
         print(
             "\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")"
         )
+    }
+
+    func serversDemo() async throws {
+        print("every step above went through \(type(of: client.transport))")
+        guard overAsyncHTTPClient else {
+            print("run it again with --transport ahc (swift run --traits AsyncHTTPClient konex-tour --transport ahc)")
+            return
+        }
+        // The server takes 1 s live (/delay/1), 120 ms offline (the fixture delay): a 50 ms timeout fires at 50 ms,
+        // where FoundationNetworking on Linux would round it to a whole second.
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.request("/delay/1").timeout(.milliseconds(50)).responseData()
+            print("the answer came within 50 ms?")
+        } catch let error as KonexError where error.isTimeout {
+            let took = started.duration(to: .now)
+            print(
+                "a 50 ms timeout fired after \(took.formatted(.units(allowed: [.milliseconds], width: .abbreviated)))")
+        }
     }
 
     func streamingDemo() async throws {

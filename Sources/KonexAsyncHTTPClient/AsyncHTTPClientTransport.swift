@@ -29,6 +29,18 @@
         public let headTimeout: Duration?
         /// The longest the whole body may take to arrive after the head; `nil` for no limit.
         public let bodyTimeout: Duration?
+        /// The client's own read timeout (the longest silence NIO allows on a connection), when the client came from
+        /// ``makeClient(configuration:connectTimeout:)``; AsyncHTTPClient does not tell it for others.
+        private let clientReadTimeout: Duration?
+
+        /// The read timeouts of the clients ``makeClient(configuration:connectTimeout:)`` made, while they live.
+        private static let readTimeouts = Lock<[ObjectIdentifier: (client: Weak, timeout: Duration)]>([:])
+
+        final class Weak: @unchecked Sendable {  // a weak reference is read and written under `readTimeouts`' lock
+            weak var client: HTTPClient?
+            init(_ client: HTTPClient) { self.client = client }
+        }
+
         /// The most redirects followed under ``Konex/RedirectPolicy/follow`` before the last 3xx is returned.
         public static let redirectLimit = 20
 
@@ -46,6 +58,11 @@
             bodyTimeout: Duration? = nil
         ) {
             self.client = client
+            clientReadTimeout = Self.readTimeouts.withLock { known in
+                known = known.filter { $0.value.client.client != nil }
+                guard let entry = known[ObjectIdentifier(client)], entry.client.client === client else { return nil }
+                return entry.timeout
+            }
             self.redirectPolicy = redirectPolicy
             self.headTimeout = headTimeout
             self.bodyTimeout = bodyTimeout
@@ -63,7 +80,8 @@
         /// `try await client.shutdown()` before it is released.
         /// - Parameters:
         ///   - configuration: Proxy, TLS, pool and other settings; its redirect, decompression and connect-timeout
-        ///     settings are replaced.
+        ///     settings are replaced, and a read timeout (the longest silence on a connection) of 60 s is set when it
+        ///     has none.
         ///   - connectTimeout: The longest a connection may take to open.
         public static func makeClient(
             configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
@@ -73,7 +91,14 @@
             configuration.redirectConfiguration = .disallow
             configuration.decompression = .enabled(limit: .ratio(200))
             configuration.timeout.connect = .nanoseconds(connectTimeout.nanoseconds)
-            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            // Silence on a connection is bounded by default, by NIO at no cost per request; a request whose
+            // `timeoutInterval` is shorter gets a watchdog of its own (see `BodyLimits`).
+            if configuration.timeout.read == nil { configuration.timeout.read = .seconds(60) }
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            if let read = configuration.timeout.read {
+                readTimeouts.withLock { $0[ObjectIdentifier(client)] = (Weak(client), .nanoseconds(read.nanoseconds)) }
+            }
+            return client
         }
 
         public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
@@ -192,7 +217,11 @@
                 }
                 let status = Int(response.status.code)
                 // The final head: the body's deadline starts now.
-                let limits = BodyLimits(deadline: bodyTimeout.map { ContinuousClock.now + $0 }, idle: requestTimeout)
+                // The client's read timeout already bounds silence; a watchdog (a task and a timer per request) is
+                // only worth it for a shorter limit.
+                let idle = requestTimeout.flatMap { limit in clientReadTimeout.map { limit < $0 } ?? true ? limit : nil
+                }
+                let limits = BodyLimits(deadline: bodyTimeout.map { ContinuousClock.now + $0 }, idle: idle)
                 let final = (response, response.body, url, limits)
                 guard (300..<400).contains(status), status != 304,
                     let location = response.headers.first(name: "location"),

@@ -50,7 +50,9 @@ struct ProductionTwoIntegrationTests {
     @Test func offlineServesWhatWasStoredAndSays504ForTheRest() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-it-cache-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let online = KonexClient(baseURL: Server.url!, transport: Live.transport(), interceptors: [HTTPCache(storage: .disk(directory: directory))])
+        let online = KonexClient(
+            baseURL: Server.url!, transport: Live.transport(),
+            interceptors: [HTTPCache(storage: .disk(directory: directory))])
         let stored = try await online.request("/cache/1").validate().responseData()
         // A new client on the same folder, as after an app restart, told not to touch the network.
         let transport = CountingTransport()

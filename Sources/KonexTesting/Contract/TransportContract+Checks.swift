@@ -179,12 +179,14 @@ extension TransportContract {
             let (data, response) = try await transport.send(request(context.faults, "/moved"))
             try require(response.statusCode == 302, "status \(response.statusCode), not the 302 itself")
             try require(
-                data == Data("moved here".utf8), "the 302's body arrived as \(data.count) B: `\(String(decoding: data.prefix(80), as: UTF8.self))`")
+                data == Data("moved here".utf8),
+                "the 302's body arrived as \(data.count) B: `\(String(decoding: data.prefix(80), as: UTF8.self))`")
         },
         Check(name: "a slow reader of a streamed body gets every byte (back pressure)") { context in
             guard let streamer = context.transport as? any StreamingTransport else { return }
             let size = 8 << 20
-            let (response, body) = try await streamer.stream(request(context.faults, "/bytes/\(size)"), bufferLimit: 256 << 10)
+            let (response, body) = try await streamer.stream(
+                request(context.faults, "/bytes/\(size)"), bufferLimit: 256 << 10)
             try require(response.statusCode == 200, "status \(response.statusCode)")
             var received = 0
             var chunks = 0

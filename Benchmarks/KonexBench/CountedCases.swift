@@ -1,0 +1,56 @@
+import Foundation
+import Konex
+
+/// The in-process cases whose cost is counted in instructions (`konex-bench --count CASE N`, run under
+/// `valgrind --tool=callgrind` by scripts/instruction-counts): a count that repeats whatever the other core does,
+/// where wall-clock ratios here swing by ±10 %.
+enum CountedCase: String, CaseIterable, Sendable {
+    case pipelineMock = "pipeline_mock"
+    case idleComponents = "idle_components"
+    case cacheHit = "cache_hit"
+    case urlProtocolSmall = "urlprotocol_small"
+    case sseParse = "sse_parse"
+
+    /// What one operation is.
+    var summary: String {
+        switch self {
+        case .pipelineMock: "the full chain over MockTransport, decode included"
+        case .idleComponents: "pipeline_mock with RetryPolicy and TokenAuthenticator attached, never triggered"
+        case .cacheHit: "a fresh HTTPCache hit through validate() and the decode"
+        case .urlProtocolSmall: "a small GET through URLSessionTransport, answered in-process by a URLProtocol"
+        case .sseParse: "parsing 64 KiB of an LLM-style event stream"
+        }
+    }
+
+    /// One operation, ready to repeat; what it needs is made once, here.
+    func makeOperation() -> @Sendable () async throws -> Void {
+        switch self {
+        case .pipelineMock, .idleComponents:
+            let client = Benchmarks.pipelineClient(idleMachinery: self == .idleComponents)
+            return { _ = try await Benchmarks.chain(client).responseObject(of: Small.self) }
+        case .cacheHit:
+            let (client, _) = Benchmarks.cachingClient()
+            return { _ = try await client.request("/small").validate().responseObject(of: Small.self) }
+        case .urlProtocolSmall:
+            let client = KonexClient(
+                baseURL: URL(string: "http://stub.test")!,
+                transport: URLSessionTransport(configuration: StubProtocol.configuration()))
+            return { _ = try await client.request("/small").validate().responseObject(of: Small.self) }
+        case .sseParse:
+            let chunk = sampleEventStream(megabytes: 1).0.prefix(65_536)
+            return {
+                var parser = ServerSentEventParser()
+                var events = 0
+                try parser.parse(chunk) { _ in events += 1 }
+                guard events > 0 else { throw ServerError("no event parsed") }
+            }
+        }
+    }
+
+    /// Runs a warm-up of 20 operations, then `count` more, in one task.
+    func run(count: Int) async throws {
+        let operation = makeOperation()
+        for _ in 0..<20 { try await operation() }
+        for _ in 0..<count { try await operation() }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// A loopback HTTP/1.1 server for the contract's faults that httpbin cannot produce: large generated bodies, an
+/// upload counter, a peer that closes early, stalls or resets, informational responses, a redirect with a body.
+///
+/// One thread per connection and `Connection: close` on every answer: it serves a contract run, not traffic.
+/// Routes (`N` is a byte count):
+/// - `GET /bytes/N`: `N` bytes of ``pattern(count:)`` with `Content-Length`.
+/// - `POST /upload`: reads the body and answers `N matches` when it is `N` bytes of ``pattern(count:)``, else the
+///   offset where it differs.
+/// - `GET /close-early`: promises 1,000 bytes, sends 100, closes.
+/// - `GET /stall`: promises 1,000 bytes, sends 10, then waits for the client to go away (at most 30 s).
+/// - `GET /reset`: promises 1,000 bytes, sends 100, then resets the connection (RST).
+/// - `GET /informational`: `100 Continue` and `103 Early Hints` before a `200` whose body is `final`.
+/// - `GET /moved`: `302` to `/elsewhere` with the body `moved here`.
+final class ContractServer: @unchecked Sendable {  // immutable after init; the listener is closed once, in deinit
+    let port: UInt16
+    private let listener: Int32
+
+    /// The server's base URL, `http://127.0.0.1:port`.
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    init() throws {
+        (listener, port) = try LoopbackSocket.listen { Self.serve($0) }
+    }
+
+    deinit { LoopbackSocket.stop(listener) }
+
+    /// The bytes `/bytes/N` sends and `/upload` expects: `i % 251` at offset `i`, so a lost, repeated or reordered
+    /// block shows.
+    static func pattern(count: Int) -> Data {
+        var data = Data(capacity: count)
+        while data.count < count { data.append(block.prefix(count - data.count)) }
+        return data
+    }
+
+    /// 251 × 256 bytes of the pattern: it repeats whole in every block, so one block serves any length and any
+    /// offset's next 64,000 bytes are a slice of it.
+    private static let block = Data((0..<(251 * 256)).map { UInt8(truncatingIfNeeded: $0 % 251) })
+
+    /// Whether `bytes` are the pattern's bytes at `offset` (at most 64,000 of them).
+    private static func matchesPattern(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        let start = offset % 251
+        return block.withUnsafeBytes { expected in
+            memcmp(expected.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
+        }
+    }
+
+    // MARK: - One connection
+
+    private static func serve(_ connection: Int32) {
+        guard let (head, leftover) = LoopbackSocket.readHead(connection),
+            let (_, path, fields) = LoopbackSocket.parse(head)
+        else { return }
+        let promised = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n"
+        func write(_ text: String) -> Bool { LoopbackSocket.write(connection, text) }
+        switch path {
+        case _ where path.hasPrefix("/bytes/"):
+            let count = min(Int(path.dropFirst("/bytes/".count)) ?? 0, 1 << 30)
+            guard write("HTTP/1.1 200 OK\r\nContent-Length: \(count)\r\nConnection: close\r\n\r\n") else { return }
+            var remaining = count
+            while remaining > 0 {
+                let size = min(remaining, block.count)
+                guard LoopbackSocket.write(connection, block.prefix(size)) else { return }
+                remaining -= size
+            }
+        case "/upload":
+            let length = LoopbackSocket.contentLength(fields) ?? 0
+            var received = 0
+            var mismatch: Int?
+            func take(_ bytes: UnsafeRawBufferPointer) {
+                if mismatch == nil, !matchesPattern(bytes, at: received) { mismatch = received }
+                received += bytes.count
+            }
+            let early = leftover.prefix(length)
+            for start in stride(from: 0, to: early.count, by: 64_000) {
+                Data(early.dropFirst(start).prefix(64_000)).withUnsafeBytes { take($0) }
+            }
+            var buffer = [UInt8](repeating: 0, count: 64_000)
+            while received < length {
+                let count = recv(connection, &buffer, min(buffer.count, length - received), 0)
+                if count <= 0 { return }
+                buffer.withUnsafeBytes { take(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            }
+            let answer = mismatch.map { "\(received) differs from byte \($0)" } ?? "\(received) matches"
+            _ = write(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(answer.utf8.count)\r\n"
+                    + "Connection: close\r\n\r\n\(answer)")
+        case "/close-early":
+            _ = write(promised + String(repeating: "x", count: 100))
+        case "/stall":
+            guard write(promised + String(repeating: "x", count: 10)) else { return }
+            LoopbackSocket.waitForPeerToClose(connection, atMost: 30)
+        case "/reset":
+            guard write(promised + String(repeating: "x", count: 100)) else { return }
+            LoopbackSocket.resetOnClose(connection)
+        case "/informational":
+            _ = write(
+                "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
+                    + "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nfinal")
+        case "/moved":
+            _ = write(
+                "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n"
+                    + "Connection: close\r\n\r\nmoved here")
+        default:
+            _ = write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        }
+    }
+}
