@@ -477,7 +477,7 @@ struct BlogClient: Sendable {
 } }
 
 extension Readme { static func snippet32() async throws {
-#sourceLocation(file: "README.md", line: 935)
+#sourceLocation(file: "README.md", line: 955)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
