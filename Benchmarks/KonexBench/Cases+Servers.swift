@@ -126,21 +126,7 @@ extension Result {
         /// `count` small GETs decoded into a struct, `inFlight` at once.
         func smallGETs(id: String, count: Int, inFlight: Int, rounds: Int) async throws -> Result {
             func run(_ call: @escaping @Sendable () async throws -> Void) async throws -> Sample {
-                try await measure {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        var started = 0
-                        for _ in 0..<Swift.min(inFlight, count) {
-                            group.addTask { try await call() }
-                            started += 1
-                        }
-                        while try await group.next() != nil {
-                            if started < count {
-                                group.addTask { try await call() }
-                                started += 1
-                            }
-                        }
-                    }
-                }
+                try await measure { try await runInFlight(count, width: inFlight, call) }
             }
             let calls: [@Sendable () async throws -> Void] = [
                 { _ = try JSONDecoder().decode(Small.self, from: try await rawAHCData("/small", limit: 1 << 20)) },

@@ -138,21 +138,7 @@ struct Benchmarks {
         let count = concurrently ? config.concurrent : config.sequential
         let width = concurrently ? config.inFlight : 1
         func run(_ call: @escaping @Sendable () async throws -> Small) async throws -> Sample {
-            try await measure {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    var started = 0
-                    for _ in 0..<min(width, count) {
-                        group.addTask { _ = try await call() }
-                        started += 1
-                    }
-                    while try await group.next() != nil {
-                        if started < count {
-                            group.addTask { _ = try await call() }
-                            started += 1
-                        }
-                    }
-                }
-            }
+            try await measure { try await runInFlight(count, width: width) { _ = try await call() } }
         }
         let raw = { @Sendable in try await rawSmall() }
         let konex = { @Sendable in try await konexSmall() }

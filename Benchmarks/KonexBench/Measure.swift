@@ -73,3 +73,20 @@ func interleaved(rounds: Int, _ a: () async throws -> Sample, _ b: () async thro
     }
     return (first, second)
 }
+
+/// Calls `call` `count` times with at most `width` calls in flight, a new one starting as each ends.
+func runInFlight(_ count: Int, width: Int, _ call: @escaping @Sendable () async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var started = 0
+        for _ in 0..<min(width, count) {
+            group.addTask { try await call() }
+            started += 1
+        }
+        while try await group.next() != nil {
+            if started < count {
+                group.addTask { try await call() }
+                started += 1
+            }
+        }
+    }
+}
