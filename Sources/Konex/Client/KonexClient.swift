@@ -63,6 +63,7 @@ public final class KonexClient: Sendable {
     ///   - adapters: Client-level adapters.
     ///   - retriers: Client-level retriers.
     ///   - interceptors: Client-level interceptors around the transport call (cache, coalescing, limits).
+    ///   - instruments: What watches every request from start to end (tracing, metrics); none by default.
     public init(
         baseURL: URL? = nil,
         headers: [String: String] = [:],
@@ -79,7 +80,8 @@ public final class KonexClient: Sendable {
         responseProcessors: [any KonexResponseProcessor] = [],
         adapters: [any RequestAdapter] = [],
         retriers: [any RequestRetrier] = [],
-        interceptors: [any TransportInterceptor] = []
+        interceptors: [any TransportInterceptor] = [],
+        instruments: [any RequestInstrument] = []
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -96,7 +98,7 @@ public final class KonexClient: Sendable {
         components = Lock(
             Components(
                 plugins: plugins, validators: responseValidators, processors: responseProcessors, adapters: adapters,
-                retriers: retriers, interceptors: interceptors))
+                retriers: retriers, interceptors: interceptors, instruments: instruments))
     }
 
     /// Creates a client over an existing `URLSession`, as Konex always allowed.
@@ -141,6 +143,12 @@ public final class KonexClient: Sendable {
         set { components.withLock { $0.interceptors = newValue } }
     }
 
+    /// What watches every request from start to end (tracing, metrics), in order.
+    public var instruments: [any RequestInstrument] {
+        get { components.value.instruments }
+        set { components.withLock { $0.instruments = newValue } }
+    }
+
     /// A snapshot of every client-level component, read under one lock.
     var componentSnapshot: Components { components.value }
 
@@ -175,6 +183,7 @@ struct Components: Sendable {
     var adapters: [any RequestAdapter]
     var retriers: [any RequestRetrier]
     var interceptors: [any TransportInterceptor]
+    var instruments: [any RequestInstrument]
 }
 
 /// A bare path or URL string, for `client.request("…")`.

@@ -25,11 +25,15 @@ public final class RequestCoalescer: TransportInterceptor {
     }
 
     /// Creates a coalescer.
-    /// - Parameter ignoringHeaders: Header names that do not make requests different (a per-request trace id,
-    ///   say); compared without case.
+    /// - Parameter ignoringHeaders: Header names that do not make requests different, besides the trace context
+    ///   (``traceContextHeaders``), which never does; compared without case.
     public init(ignoringHeaders: Set<String> = []) {
-        ignoredHeaders = Set(ignoringHeaders.map { $0.lowercased() })
+        ignoredHeaders = Self.traceContextHeaders.union(ignoringHeaders.map { $0.lowercased() })
     }
+
+    /// The W3C trace context headers (`traceparent`, `tracestate`, `baggage`): different on every traced request, so
+    /// they never keep requests apart. The shared call carries the first caller's trace context.
+    public static let traceContextHeaders: Set<String> = ["traceparent", "tracestate", "baggage"]
 
     /// How many shared transport calls are in flight now.
     public var inFlightCount: Int { state.withLock { $0.flights.count } }

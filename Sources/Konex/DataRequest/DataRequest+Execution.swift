@@ -35,11 +35,26 @@ extension DataRequest {
         let endpoint = self.endpoint
         if Task.isCancelled { throw cancellationError() }
 
-        // 1. build (again for a retry: handing adapters the only reference lets them change it without a copy)
-        var built: URLRequest? = try makeURLRequest()
-
         let client = self.client
         let shared = client.componentSnapshot
+        let startDate = Date()
+        let started = ContinuousClock.now
+
+        // 1. build (again for a retry: handing adapters the only reference lets them change it without a copy)
+        var built: URLRequest?
+        let recorders: Recorders
+        do {
+            let request = try makeURLRequest()
+            recorders = Recorders(
+                shared.instruments, started: started, request: instrumented(request.httpMethod, request.url, target))
+            built = request
+        } catch {
+            let failure = error as? KonexError ?? cancellationError()
+            Recorders(shared.instruments, started: started, request: instrumented(nil, failure.url, target))
+                .end(.failure(failure), attempts: 0)
+            throw failure
+        }
+
         let adapters = Layers(shared.adapters, endpoint?.requestAdapters, self.adapters)
         let plugins = Layers(shared.plugins, endpoint?.requestPlugins, self.plugins)
         let validators = Layers(shared.validators, endpoint?.requestResponseValidators, self.validators)
@@ -50,95 +65,122 @@ extension DataRequest {
             if case .memory = target, !interceptors.isEmpty { InterceptorChain(interceptors: Array(interceptors)) } else
             { nil }
 
-        let startDate = Date()
-        let started = ContinuousClock.now
         // Retry decisions measure elapsed time on the client's clock, so a test clock governs deadlines too;
         // without retriers nobody asks, so nothing is started.
         let elapsedOnClientClock = retriers.isEmpty ? nil : Self.stopwatch(client.activeClock)
         var attempt = 1
         // What each remembering retrier noted about this request, by its position among the retriers.
         var notes: [Int: String] = [:]
-        while true {
-            // 2. adapt
-            var request: URLRequest
-            if let first = built {
-                request = first
-                built = nil
-            } else {
-                request = try makeURLRequest()
-            }
-            for adapter in adapters {
-                do {
-                    request = try await adapter.adapt(consume request)
-                } catch {
-                    // The adapter consumed the request; the error names it from the endpoint instead.
-                    var failure = cancellationError()
-                    if !Task.isCancelled {
-                        failure.stage = .adaptation
-                        failure.message = "adapter \(type(of: adapter)) failed: \(error)"
-                        failure.underlyingError = error
-                    }
-                    failure.attempt = attempt
-                    throw failure
-                }
-            }
-
-            // 3. plugins see the request
-            for plugin in plugins { await plugin.didSendRequest(request) }
-
-            // 4. transport
-            let outcome = await send(
-                request, into: target, through: chain, attempt: attempt, startDate: startDate, started: started)
-
-            // 5. plugins see the response
-            for plugin in plugins { await plugin.didReceiveResponse(outcome, for: request) }
-
-            // 6. validate
-            var failure: KonexError
-            switch outcome {
-            case .success(let received):
-                guard let rejection = validate(received, request: request, validators: validators) else {
-                    return try process(received, request: request, endpoint: endpoint, shared: shared)
-                }
-                BodyFile.remove(received.file)
-                received.stream?.cancel()
-                failure = rejection
-            case .failure(let error):
-                failure = error
-            }
-            failure.attempt = attempt
-
-            // retry
-            if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
-            let elapsed = elapsedOnClientClock?() ?? .zero
-            var delay: Duration?
-            decide: for (position, retrier) in retriers.enumerated() {
-                let decision: RetryDecision
-                if let remembering = retrier as? any RememberingRetrier {
-                    decision = await remembering.shouldRetry(
-                        request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &notes[position])
+        do {
+            while true {
+                // 2. adapt
+                var request: URLRequest
+                if let first = built {
+                    request = first
+                    built = nil
                 } else {
-                    decision = await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+                    request = try makeURLRequest()
                 }
-                switch decision {
-                case .doNotRetry: continue
-                case .retry(let after):
-                    delay = after
-                    break decide
-                case .fail(var error):
-                    error.attempt = attempt
-                    throw error
+                for adapter in adapters {
+                    do {
+                        request = try await adapter.adapt(consume request)
+                    } catch {
+                        // The adapter consumed the request; the error names it from the endpoint instead.
+                        var failure = cancellationError()
+                        if !Task.isCancelled {
+                            failure.stage = .adaptation
+                            failure.message = "adapter \(type(of: adapter)) failed: \(error)"
+                            failure.underlyingError = error
+                        }
+                        failure.attempt = attempt
+                        throw failure
+                    }
                 }
+
+                // instruments inject what they carry (a trace context), so plugins see the request as sent
+                recorders.attemptWillSend(&request, attempt: attempt)
+
+                // 3. plugins see the request
+                for plugin in plugins { await plugin.didSendRequest(request) }
+
+                // 4. transport
+                let outcome = await send(
+                    request, into: target, through: chain, attempt: attempt, startDate: startDate, started: started)
+                recorders.attemptDidEnd(outcome, attempt: attempt)
+
+                // 5. plugins see the response
+                for plugin in plugins { await plugin.didReceiveResponse(outcome, for: request) }
+
+                // 6. validate
+                var failure: KonexError
+                switch outcome {
+                case .success(let received):
+                    guard let rejection = validate(received, request: request, validators: validators) else {
+                        let exchange = try process(received, request: request, endpoint: endpoint, shared: shared)
+                        recorders.ended(exchange, attempts: attempt)
+                        return exchange
+                    }
+                    BodyFile.remove(received.file)
+                    received.stream?.cancel()
+                    failure = rejection
+                case .failure(let error):
+                    failure = error
+                }
+                failure.attempt = attempt
+
+                // retry
+                if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
+                let elapsed = elapsedOnClientClock?() ?? .zero
+                var delay: Duration?
+                decide: for (position, retrier) in retriers.enumerated() {
+                    let decision: RetryDecision
+                    if let remembering = retrier as? any RememberingRetrier {
+                        decision = await remembering.shouldRetry(
+                            request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &notes[position])
+                    } else {
+                        decision = await retrier.shouldRetry(
+                            request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+                    }
+                    switch decision {
+                    case .doNotRetry: continue
+                    case .retry(let after):
+                        delay = after
+                        recorders.willRetry(
+                            RetryEvent(attempt: attempt, error: failure, retrier: retrier, delay: after))
+                        break decide
+                    case .fail(var error):
+                        error.attempt = attempt
+                        throw error
+                    }
+                }
+                guard let delay else { throw failure }
+                if Task.isCancelled { throw cancellationError(request) }
+                do {
+                    try await client.activeClock.sleep(for: delay)
+                } catch {
+                    throw cancellationError(request)
+                }
+                attempt += 1
             }
-            guard let delay else { throw failure }
-            if Task.isCancelled { throw cancellationError(request) }
-            do {
-                try await client.activeClock.sleep(for: delay)
-            } catch {
-                throw cancellationError(request)
-            }
-            attempt += 1
+        } catch {
+            let failure = error as? KonexError ?? cancellationError()
+            recorders.end(.failure(failure), attempts: attempt)
+            throw failure
         }
+    }
+
+    /// What instruments are told about this request before it starts.
+    private func instrumented(_ method: String?, _ url: URL?, _ target: BodyTarget) -> InstrumentedRequest {
+        let kind: InstrumentedRequest.Kind =
+            switch target {
+            case .memory: .data
+            case .file: .download
+            case .stream: .stream
+            }
+        let endpoint = self.endpoint
+        return InstrumentedRequest(
+            method: method.map { HTTPMethod($0) } ?? endpoint?.method ?? .get, url: url,
+            urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint)
     }
 
     /// Step 4: the transport call, timed, with cancellation and the size limit applied.

@@ -2,6 +2,7 @@
 //
 //  1. build      the URLRequest from the KonexRequest (URL, query, headers, body)    stage .invalidRequest
 //  2. adapt      client adapters → request adapters → call-site adapters              stage .adaptation
+//     instrument recorders see the adapted request and may set headers (a trace context)
 //  3. plugins    didSendRequest, client → request → call site
 //  4. transport  the interceptors (client → request → call site, outermost first: a cache, a coalescer, a limit)
 //                around Transport.send, timed by Konex; a file or a stream goes straight to the transport
@@ -14,4 +15,6 @@
 //  7. process    client processors → request processors → call-site processors        stage .processing
 //  8. serialize  the terminal operation (data, string, JSON, Decodable, key path)     stage .decoding
 //
+// Instruments (tracing, metrics) hear of the start, each attempt, each retry and the end (a stream's when its body
+// ends); `DataRequest.explain()` prints this order for one request.
 // Every failure becomes one KonexError carrying the stage, the request, and whatever response there was.

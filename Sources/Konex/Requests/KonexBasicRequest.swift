@@ -21,6 +21,7 @@ open class KonexBasicRequest: KonexRequest, @unchecked Sendable {
     open var requestAdapters: [any RequestAdapter] { [] }
     open var requestRetriers: [any RequestRetrier] { [] }
     open var requestInterceptors: [any TransportInterceptor] { [] }
+    open var urlTemplate: String? { nil }
 
     open var path: String { "" }
     open var method: HTTPMethod { .get }

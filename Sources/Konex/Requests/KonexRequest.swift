@@ -49,6 +49,9 @@ public protocol KonexRequest: Sendable {
     var requestRetriers: [any RequestRetrier] { get }
     /// Interceptors for this request only, inside the client's. Empty by default.
     var requestInterceptors: [any TransportInterceptor] { get }
+    /// The route this endpoint stands for, with placeholders for what varies (`"/users/{id}"`): instruments name
+    /// spans and label metrics by it instead of by the path, which would make one label per user. `nil` by default.
+    var urlTemplate: String? { get }
 }
 
 extension KonexRequest {
@@ -63,4 +66,5 @@ extension KonexRequest {
     public var requestAdapters: [any RequestAdapter] { [] }
     public var requestRetriers: [any RequestRetrier] { [] }
     public var requestInterceptors: [any TransportInterceptor] { [] }
+    public var urlTemplate: String? { nil }
 }

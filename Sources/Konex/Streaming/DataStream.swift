@@ -123,6 +123,13 @@ public final class DataStream: Sendable {
 
     /// The error a reader sees: always a ``KonexError`` naming this request.
     func konexError(_ error: any Error) -> KonexError {
+        Self.konexError(error, request: request, response: response, attempt: timing.attempt)
+    }
+
+    /// `error` as a ``KonexError`` naming `request`, for a stream that ended with it.
+    static func konexError(_ error: any Error, request: URLRequest, response: HTTPURLResponse, attempt: Int)
+        -> KonexError
+    {
         if let error = error as? KonexError { return error }
         var failure: KonexError
         if error is CancellationError {
@@ -141,7 +148,7 @@ public final class DataStream: Sendable {
             failure = .transport(error, request: request)
         }
         failure.response = response
-        failure.attempt = timing.attempt
+        failure.attempt = attempt
         return failure
     }
 }

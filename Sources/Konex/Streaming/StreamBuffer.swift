@@ -30,6 +30,9 @@ final class StreamBuffer: Sendable {
     /// Whether the producer is done (or the stream was ended for it).
     var isEnded: Bool { state.withLock { $0.end != nil } }
 
+    /// How the stream ended: `nil` while it runs or after a clean end.
+    var endError: (any Error)? { state.withLock { $0.end ?? nil } }
+
     /// Called after each chunk arrives (for idle timeouts).
     func onArrival(_ hook: @escaping @Sendable () -> Void) { state.withLock { $0.onArrival = hook } }
 

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The recorders of one request, called in order; empty (and free) when the client has no instrument.
+struct Recorders: Sendable {
+    let list: [any RequestRecorder]
+    let started: ContinuousClock.Instant
+
+    /// Asks each instrument whether it records this request.
+    init(
+        _ instruments: [any RequestInstrument], started: ContinuousClock.Instant,
+        request: @autoclosure () -> InstrumentedRequest
+    ) {
+        self.started = started
+        guard !instruments.isEmpty else {
+            list = []
+            return
+        }
+        let request = request()
+        list = instruments.compactMap { $0.requestWillStart(request) }
+    }
+
+    var isEmpty: Bool { list.isEmpty }
+
+    func attemptWillSend(_ request: inout URLRequest, attempt: Int) {
+        for recorder in list { recorder.attemptWillSend(&request, attempt: attempt) }
+    }
+
+    func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
+        for recorder in list { recorder.attemptDidEnd(result, attempt: attempt) }
+    }
+
+    func willRetry(_ retry: @autoclosure () -> RetryEvent) {
+        guard !list.isEmpty else { return }
+        let retry = retry()
+        for recorder in list { recorder.willRetry(retry) }
+    }
+
+    func end(_ result: Result<HTTPURLResponse, KonexError>, attempts: Int) {
+        guard !list.isEmpty else { return }
+        let end = RequestEnd(result: result, attempts: attempts, duration: .now - started)
+        for recorder in list { recorder.requestDidEnd(end) }
+    }
+}
+
+extension Recorders {
+    /// The request got through: it ends now, or when its streamed body ends.
+    func ended(_ exchange: Exchange, attempts: Int) {
+        guard !list.isEmpty else { return }
+        guard let stream = exchange.stream else { return end(.success(exchange.response), attempts: attempts) }
+        let buffer = stream.buffer
+        buffer.onEnd {
+            guard let error = buffer.endError else { return end(.success(exchange.response), attempts: attempts) }
+            end(
+                .failure(
+                    DataStream.konexError(
+                        error, request: exchange.request, response: exchange.response, attempt: attempts)),
+                attempts: attempts)
+        }
+    }
+}
