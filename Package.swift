@@ -19,11 +19,21 @@ let package = Package(
         .executable(name: "konex-bench", targets: ["konex-bench"]),
         .executable(name: "konex-fixtures", targets: ["konex-fixtures"]),
         .library(name: "KonexAsyncHTTPClient", targets: ["KonexAsyncHTTPClient"]),
+        .library(name: "KonexTracing", targets: ["KonexTracing"]),
+        .library(name: "KonexMetrics", targets: ["KonexMetrics"]),
     ],
     traits: [
         .trait(
             name: "AsyncHTTPClient",
             description: "KonexAsyncHTTPClient: a transport over swift-server/async-http-client (SwiftNIO), for servers"
+        ),
+        .trait(
+            name: "Tracing",
+            description: "KonexTracing: a span per request over apple/swift-distributed-tracing, W3C trace context injected"
+        ),
+        .trait(
+            name: "Metrics",
+            description: "KonexMetrics: request durations, in-flight requests, retries, cache hits over apple/swift-metrics"
         ),
         .default(enabledTraits: []),
     ],
@@ -31,6 +41,10 @@ let package = Package(
         // Resolved only when the AsyncHTTPClient trait is on.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        // Resolved only when the Tracing trait (or AsyncHTTPClient, which uses it too) is on.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
+        // Resolved only when the Metrics trait is on.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
     ],
     targets: [
         .target(name: "Konex", swiftSettings: strict),
@@ -44,6 +58,22 @@ let package = Package(
                 ),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                // AsyncHTTPClient traces too: the transport makes sure one layer, not two, writes the trace context.
+                .product(
+                    name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "KonexTracing",
+            dependencies: [
+                "Konex",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "KonexMetrics",
+            dependencies: [
+                "Konex", .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
             swiftSettings: strict),
         .executableTarget(
@@ -55,19 +85,30 @@ let package = Package(
             name: "konex-server-example", dependencies: ["Konex", "KonexAsyncHTTPClient"],
             path: "Playgrounds/ServerTool", swiftSettings: strict),
         .executableTarget(name: "konex-fixtures", dependencies: ["KonexTesting"], swiftSettings: strict),
-        // With --traits AsyncHTTPClient it adds the four-way cases (raw AHC, Konex/AHC, raw and Konex URLSession).
+        // With --traits AsyncHTTPClient it adds the four-way cases (raw AHC, Konex/AHC, raw and Konex URLSession); with
+        // --traits Tracing,Metrics the telemetry overhead cases.
         .executableTarget(
             name: "konex-bench",
             dependencies: [
-                "Konex", "KonexTesting", "KonexAsyncHTTPClient",
+                "Konex", "KonexTesting", "KonexAsyncHTTPClient", "KonexTracing", "KonexMetrics",
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
                 ),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
             path: "Benchmarks/KonexBench", swiftSettings: strict),
         // What the test targets share: error capture that compiles with Swift 6.0's Testing, a misbehaving socket server.
-        .target(name: "TestSupport", dependencies: ["Konex"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Konex",
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ],
+            path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
             name: "KonexTests", dependencies: ["Konex", "KonexTesting", "TestSupport"],
             swiftSettings: strict),
@@ -78,7 +119,22 @@ let package = Package(
             swiftSettings: strict),
         // KONEX_TRANSPORT=ahc with --traits AsyncHTTPClient runs these suites over AsyncHTTPClientTransport too.
         .testTarget(
-            name: "IntegrationTests", dependencies: ["Konex", "KonexTesting", "KonexAsyncHTTPClient", "TestSupport"],
+            name: "IntegrationTests",
+            dependencies: [
+                "Konex", "KonexTesting", "KonexAsyncHTTPClient", "KonexTracing", "TestSupport",
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ],
+            swiftSettings: strict),
+        // Run with `--traits Tracing,Metrics` (scripts/test); without the traits they hold no test.
+        .testTarget(
+            name: "KonexTelemetryTests",
+            dependencies: [
+                "Konex", "KonexTesting", "KonexTracing", "KonexMetrics", "TestSupport",
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            ],
             swiftSettings: strict),
         // Runs with `--traits AsyncHTTPClient` (scripts/test); without the trait it holds no test.
         .testTarget(

@@ -1,6 +1,11 @@
 import Foundation
 import Konex
 
+#if Tracing && Metrics
+    import KonexMetrics
+    import KonexTracing
+#endif
+
 /// The in-process cases whose cost is counted in instructions (`konex-bench --count CASE N`, run under
 /// `valgrind --tool=callgrind` by scripts/instruction-counts): a count that repeats whatever the other core does,
 /// where wall-clock ratios here swing by ±10 %.
@@ -10,6 +15,9 @@ enum CountedCase: String, CaseIterable, Sendable {
     case cacheHit = "cache_hit"
     case urlProtocolSmall = "urlprotocol_small"
     case sseParse = "sse_parse"
+    #if Tracing && Metrics
+        case telemetryNoop = "telemetry_noop"
+    #endif
 
     /// What one operation is.
     var summary: String {
@@ -19,6 +27,9 @@ enum CountedCase: String, CaseIterable, Sendable {
         case .cacheHit: "a fresh HTTPCache hit through validate() and the decode"
         case .urlProtocolSmall: "a small GET through URLSessionTransport, answered in-process by a URLProtocol"
         case .sseParse: "parsing 64 KiB of an LLM-style event stream"
+        #if Tracing && Metrics
+            case .telemetryNoop: "pipeline_mock with TracingInstrument and MetricsInstrument, nothing bootstrapped"
+        #endif
         }
     }
 
@@ -28,6 +39,12 @@ enum CountedCase: String, CaseIterable, Sendable {
         case .pipelineMock, .idleComponents:
             let client = Benchmarks.pipelineClient(idleMachinery: self == .idleComponents)
             return { _ = try await Benchmarks.chain(client).responseObject(of: Small.self) }
+        #if Tracing && Metrics
+            case .telemetryNoop:
+                let client = Benchmarks.pipelineClient(idleMachinery: false)
+                client.instruments = [TracingInstrument(), MetricsInstrument()]
+                return { _ = try await Benchmarks.chain(client).responseObject(of: Small.self) }
+        #endif
         case .cacheHit:
             let (client, _) = Benchmarks.cachingClient()
             return { _ = try await client.request("/small").validate().responseObject(of: Small.self) }

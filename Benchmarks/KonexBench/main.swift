@@ -95,6 +95,13 @@ nonisolated func runAll(port: UInt16) async -> [Result] {
     if wanted("decode") || wanted("keypath") { await attempt("decode_1mb") { try await bench.large() } }
     if wanted("pipeline") || wanted("idle") { await attempt("pipeline_mock") { try await bench.pipeline() } }
     if wanted("cache") || wanted("coalesced") { await attempt("cache_hit") { try await bench.production() } }
+    if wanted("telemetry") {
+        #if Tracing && Metrics
+            await attempt("telemetry") { try await bench.telemetry() }
+        #else
+            print("telemetry_*: tracing and metrics need the traits: --traits Tracing,Metrics")
+        #endif
+    }
     if wanted("memory") { await attempt("memory_growth") { [try await bench.memoryGrowth()] } }
     if wanted("download") { await attempt("download_rss") { [try await bench.download()] } }
     if wanted("stream") || wanted("sse") {

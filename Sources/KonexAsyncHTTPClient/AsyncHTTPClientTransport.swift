@@ -4,6 +4,7 @@
     import Konex
     import NIOCore
     import NIOHTTP1
+    import Tracing
 
     /// A ``Konex/Transport`` over swift-server/async-http-client (SwiftNIO), for servers and command-line tools on
     /// Linux, where it avoids FoundationNetworking's faults: timeouts to the millisecond, a streamed body the reader
@@ -32,6 +33,8 @@
         /// The client's own read timeout (the longest silence NIO allows on a connection), when the client came from
         /// ``makeClient(configuration:connectTimeout:)``; AsyncHTTPClient does not tell it for others.
         private let clientReadTimeout: Duration?
+        /// The client's tracer, when it traces (AsyncHTTPClient fixes it when the client is made): see `execute`.
+        private let clientTracer: (any Tracer)?
 
         /// The read timeouts of the clients ``makeClient(configuration:connectTimeout:)`` made, while they live.
         private static let readTimeouts = Lock<[ObjectIdentifier: (client: Weak, timeout: Duration)]>([:])
@@ -63,6 +66,7 @@
                 guard let entry = known[ObjectIdentifier(client)], entry.client.client === client else { return nil }
                 return entry.timeout
             }
+            clientTracer = client.tracer.flatMap { $0 is NoOpTracer ? nil : $0 }
             self.redirectPolicy = redirectPolicy
             self.headTimeout = headTimeout
             self.bodyTimeout = bodyTimeout
@@ -186,6 +190,30 @@
             }
         }
 
+        /// Sends one request through AsyncHTTPClient, with exactly one layer writing the trace context.
+        ///
+        /// When the client traces too and Konex's `TracingInstrument` already wrote a `traceparent`, the context moves
+        /// from the headers into the task: AsyncHTTPClient's span becomes a child of Konex's, and AsyncHTTPClient
+        /// writes the one `traceparent` (it adds its own, so leaving Konex's would send two).
+        private func execute(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+            guard let tracer = clientTracer, request.headers.contains(name: "traceparent") else {
+                return try await client.execute(request, deadline: deadline)
+            }
+            var context = ServiceContext.current ?? .topLevel
+            tracer.extract(request.headers, into: &context, using: HeadersExtractor())
+            var request = request
+            for name in RequestCoalescer.traceContextHeaders { request.headers.remove(name: name) }
+            let client = self.client
+            return try await ServiceContext.$current.withValue(context) {
+                try await client.execute(request, deadline: deadline)
+            }
+        }
+
+        /// Reads a trace context from NIO's headers.
+        private struct HeadersExtractor: Extractor {
+            func extract(key: String, from headers: NIOHTTP1.HTTPHeaders) -> String? { headers.first(name: key) }
+        }
+
         // MARK: The head, redirects and deadlines
 
         /// Sends `request`, following redirects as the policy says, and returns the final head and its body.
@@ -211,7 +239,7 @@
                         remaining.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
                     // Progress is the first request's: a 307/308 sending the body again would start it over.
                     let converted = try Self.request(current, uploadProgress: count == 0 ? uploadProgress : nil)
-                    response = try await client.execute(converted, deadline: deadline)
+                    response = try await execute(converted, deadline: deadline)
                 } catch {
                     throw Self.transportError(error, url: url)
                 }

@@ -1,0 +1,126 @@
+#if Metrics
+    import Metrics
+    import Foundation
+    import Konex
+
+    /// Measures every request a client sends, through swift-metrics, with label sets of bounded size.
+    ///
+    /// | metric | kind | labels |
+    /// | --- | --- | --- |
+    /// | `http.client.request.duration` | timer | method, status code or `error.type`, `server.address`, `url.template` |
+    /// | `http.client.active_requests` | meter | method, `server.address` |
+    /// | `konex.retries` | counter | `reason`: the failure's `error.type`, or `token_refresh` |
+    /// | `konex.cache.responses` | counter | `konex.cache.source`: `cache` or `revalidated` |
+    /// | `konex.coalesced` | counter | method, `server.address` |
+    /// | `konex.queue.duration` | timer | `server.address` (requests that waited for a ``Konex/ConcurrencyLimit`` slot) |
+    /// | `konex.stream.duration` | timer | method, status code or `error.type`, `server.address`, `url.template` |
+    ///
+    /// No label holds a URL path: a request that names its route (``Konex/KonexRequest/urlTemplate``) is labelled by
+    /// it, any other by method and host alone. Methods outside the standard ones are `_OTHER`. A stream's lifetime goes
+    /// to `konex.stream.duration` instead of the request duration. With nothing bootstrapped (and no factory given) a
+    /// request pays one type check.
+    /// ```swift
+    /// MetricsSystem.bootstrap(PrometheusMetricsFactory())     // once, at startup
+    /// let client = KonexClient(baseURL: api, instruments: [MetricsInstrument()])
+    /// ```
+    public final class MetricsInstrument: RequestInstrument {
+        private let factory: (any MetricsFactory)?
+        private let handles = Lock<[String: any AnyObject & Sendable]>([:])
+
+        /// Creates the instrument.
+        /// - Parameter factory: Where metrics go; `nil` (the default) uses `MetricsSystem.factory`.
+        public init(factory: (any MetricsFactory)? = nil) {
+            self.factory = factory
+        }
+
+        public func requestWillStart(_ request: InstrumentedRequest) -> (any RequestRecorder)? {
+            // Nothing bootstrapped: nothing to measure for.
+            if factory == nil, MetricsSystem.factory is NOOPMetricsHandler { return nil }
+            let recorder = Recorder(
+                instrument: self, method: request.method.telemetryName, host: request.url?.host ?? "",
+                route: request.urlTemplate, kind: request.kind)
+            meter("http.client.active_requests", recorder.hostLabels).increment()
+            return recorder
+        }
+
+        // One handle per metric and label set, made once: the label sets are bounded, so the cache is too.
+        private func handle<T: AnyObject & Sendable>(
+            _ label: String, _ dimensions: [(String, String)], make: ([(String, String)], any MetricsFactory) -> T
+        ) -> T {
+            let key = dimensions.reduce(into: label) { $0 += "\u{1F}\($1.0)=\($1.1)" }
+            if let cached = handles.withLock({ $0[key] }) as? T { return cached }
+            let made = make(dimensions, factory ?? MetricsSystem.factory)
+            return handles.withLock { handles in
+                if let raced = handles[key] as? T { return raced }
+                handles[key] = made
+                return made
+            }
+        }
+
+        func timer(_ label: String, _ dimensions: [(String, String)]) -> Timer {
+            handle(label, dimensions) { Timer(label: label, dimensions: $0, factory: $1) }
+        }
+
+        func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+            handle(label, dimensions) { Counter(label: label, dimensions: $0, factory: $1) }
+        }
+
+        func meter(_ label: String, _ dimensions: [(String, String)]) -> Meter {
+            handle(label, dimensions) { Meter(label: label, dimensions: $0, factory: $1) }
+        }
+    }
+
+    /// Measures one request.
+    private struct Recorder: RequestRecorder {
+        let instrument: MetricsInstrument
+        let method: String
+        let host: String
+        let route: String?
+        let kind: InstrumentedRequest.Kind
+
+        var hostLabels: [(String, String)] { [("http.request.method", method), ("server.address", host)] }
+
+        func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
+            guard case .success(let received) = result else { return }
+            if received.source != .network {
+                instrument.counter("konex.cache.responses", [("konex.cache.source", received.source.rawValue)])
+                    .increment()
+            }
+            if received.isShared { instrument.counter("konex.coalesced", hostLabels).increment() }
+            if received.timing.queue > .zero {
+                instrument.timer("konex.queue.duration", [("server.address", host)])
+                    .recordNanoseconds(received.timing.queue.nanoseconds)
+            }
+        }
+
+        func willRetry(_ retry: RetryEvent) {
+            let reason = retry.refreshesToken ? "token_refresh" : retry.error.errorType
+            instrument.counter("konex.retries", [("reason", reason)]).increment()
+        }
+
+        func requestDidEnd(_ end: RequestEnd) {
+            instrument.meter("http.client.active_requests", hostLabels).decrement()
+            var labels = hostLabels
+            switch end.result {
+            case .success(let response):
+                labels.append(("http.response.status_code", String(response.statusCode)))
+                if response.statusCode >= 400 { labels.append(("error.type", String(response.statusCode))) }
+            case .failure(let error):
+                if let status = error.statusCode { labels.append(("http.response.status_code", String(status))) }
+                labels.append(("error.type", error.errorType))
+            }
+            if let route { labels.append(("url.template", route)) }
+            let label = kind == .stream ? "konex.stream.duration" : "http.client.request.duration"
+            instrument.timer(label, labels).recordNanoseconds(end.duration.nanoseconds)
+        }
+    }
+
+    extension Duration {
+        /// Whole nanoseconds, saturating.
+        var nanoseconds: Int64 {
+            let (seconds, attoseconds) = components
+            let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            return overflow ? .max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+        }
+    }
+#endif
