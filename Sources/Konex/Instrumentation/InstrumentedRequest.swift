@@ -4,7 +4,7 @@ import Foundation
 public struct InstrumentedRequest: Sendable {
     /// The HTTP method.
     public let method: HTTPMethod
-    /// The URL as built (adapters may still change it; ``RequestRecorder/attemptWillSend(_:attempt:)`` sees the final
+    /// The URL as built (adapters may still change it; `attemptWillSend(_:attempt:)` sees the final
     /// one). `nil` when the request could not be built.
     public let url: URL?
     /// The route the request names, e.g. `/posts/{id}` (``KonexRequest/urlTemplate``): a span name and a metric

@@ -25,7 +25,7 @@ public protocol RequestInstrument: Sendable {
 
 /// Records one request for a ``RequestInstrument``; every method does nothing unless implemented.
 ///
-/// Calls come in order, from the task that runs the request: for each attempt ``attemptWillSend(_:attempt:)`` then
+/// Calls come in order, from the task that runs the request: for each attempt `attemptWillSend(_:attempt:)` then
 /// ``attemptDidEnd(_:attempt:)``, ``willRetry(_:)`` before each retry, and ``requestDidEnd(_:)`` exactly once, also
 /// when building the request or an adapter failed and nothing was sent. A stream ends when its body does.
 public protocol RequestRecorder: Sendable {

@@ -268,6 +268,20 @@ let parts: RequestBody = .multipart(multipartForm)
     _ = parts
 } }
 
+extension Readme { static func articleSeeingWhatARequestDid1() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/SeeingWhatARequestDid.md", line: 18)
+let plan = client.request(GetPosts()).withPlugin(Timing()).validate().explain()
+print(plan)
+// GET https://api.example.com/posts (GetPosts), for response…
+//   3. plugins    LoggingPlugin (client) → Timing (call site)
+//   6. validate   StatusCodeValidator (call site)
+//   …
+let pluginNames = plan.plugins.map(\.name)   // ["LoggingPlugin", "Timing"]
+#sourceLocation()
+    _ = plan
+    _ = pluginNames
+} }
+
 extension Readme { static func articleStreaming1() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/Streaming.md", line: 11)
 let stream = try await client.request(Chat(prompt: "hi")).validate().stream(idleTimeout: .seconds(30))

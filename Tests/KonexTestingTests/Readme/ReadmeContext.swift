@@ -47,6 +47,7 @@ enum Readme {
     }
 
     struct GetPosts: KonexRequest { let path = "/posts" }
+    struct Timing: KonexPlugin {}
     struct Chat: KonexRequest {
         let prompt: String
         let path = "/chat"

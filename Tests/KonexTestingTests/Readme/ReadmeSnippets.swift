@@ -477,7 +477,36 @@ struct BlogClient: Sendable {
 } }
 
 extension Readme { static func snippet32() async throws {
-#sourceLocation(file: "README.md", line: 955)
+#sourceLocation(file: "README.md", line: 942)
+let plan = client.request(GetPosts()).withPlugin(Timing()).validate().explain()
+print(plan)
+// GET https://api.test/posts (GetPosts), for response…
+//   3. plugins    Timing (call site)
+//   4. transport  MockTransport
+//   6. validate   StatusCodeValidator (call site)
+//   clock         ImmediateClock
+print(client.request(GetPosts()).explain(.stream).notes)   // what stream() skips or refuses, in words
+#sourceLocation()
+    _ = plan
+} }
+
+extension Readme { struct Snippet33 {  // README.md line 958
+@Test func aRetryIsVisible() async throws {
+    let mock = MockTransport(clock: ImmediateClock())
+    mock.stub(.get("/v1/feed"), .status(503), times: .times(1))
+    mock.stub(.get("/v1/feed"), .string("ok"))
+    let log = RequestEventLog()
+    let client = KonexClient(baseURL: api, transport: mock, clock: ImmediateClock(), instruments: [log])
+    _ = try await client.request("feed").validate().retry(RetryPolicy(baseDelay: .zero, jitter: 0)).responseString()
+    #expect(log.events.map(\.description) == [
+        "start GET /v1/feed (data)", "send #1", "receive #1: 503", "retry #1: 503 after 0.0 seconds",
+        "send #2", "receive #2: 200", "end after 2 attempts: 200",
+    ])
+}
+} }
+
+extension Readme { static func snippet34() async throws {
+#sourceLocation(file: "README.md", line: 1029)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
