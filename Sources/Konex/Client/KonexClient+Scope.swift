@@ -59,3 +59,23 @@ extension KonexClient {
     /// The clock waits use now: a scope's, else this client's own.
     var activeClock: any Clock<Duration> { TransportScope.current?.clock ?? clock }
 }
+
+extension KonexClient {
+    /// What opens WebSocket connections now: a scope's transport (a mock in a test), else ``webSocketTransport``,
+    /// else the client's transport when it can.
+    func activeWebSocketTransport() throws -> any WebSocketTransport {
+        if let scope = TransportScope.current {
+            guard let sockets = scope.transport as? any WebSocketTransport else {
+                throw WebSocketFailure(
+                    .unsupported, "the scoped transport \(type(of: scope.transport)) cannot open WebSockets")
+            }
+            return sockets
+        }
+        if let webSocketTransport { return webSocketTransport }
+        if let sockets = transport as? any WebSocketTransport { return sockets }
+        throw WebSocketFailure(
+            .unsupported,
+            "\(type(of: transport)) cannot open WebSockets: give the client a webSocketTransport "
+                + "(NIOWebSocketTransport from KonexAsyncHTTPClient on Linux servers)")
+    }
+}

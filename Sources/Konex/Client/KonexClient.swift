@@ -29,6 +29,8 @@ public final class KonexClient: Sendable {
     public let urlEncoding: URLEncoding
     /// Sends requests.
     public let transport: any Transport
+    /// Opens WebSocket connections; `nil` uses ``transport`` when it can (``URLSessionTransport`` does).
+    public let webSocketTransport: (any WebSocketTransport)?
     /// The timeout for requests that do not set their own; `nil` leaves the transport's default.
     public let timeout: Duration?
     /// Bodies larger than this fail with a transport-stage error instead of being decoded; `nil` for no limit.
@@ -64,6 +66,7 @@ public final class KonexClient: Sendable {
     ///   - retriers: Client-level retriers.
     ///   - interceptors: Client-level interceptors around the transport call (cache, coalescing, limits).
     ///   - instruments: What watches every request from start to end (tracing, metrics); none by default.
+    ///   - webSocketTransport: Opens WebSocket connections; `nil` uses `transport` when it can.
     public init(
         baseURL: URL? = nil,
         headers: [String: String] = [:],
@@ -81,7 +84,8 @@ public final class KonexClient: Sendable {
         adapters: [any RequestAdapter] = [],
         retriers: [any RequestRetrier] = [],
         interceptors: [any TransportInterceptor] = [],
-        instruments: [any RequestInstrument] = []
+        instruments: [any RequestInstrument] = [],
+        webSocketTransport: (any WebSocketTransport)? = nil
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -89,6 +93,7 @@ public final class KonexClient: Sendable {
         self.encoder = encoder
         self.urlEncoding = urlEncoding
         self.transport = transport
+        self.webSocketTransport = webSocketTransport
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
         self.clock = clock

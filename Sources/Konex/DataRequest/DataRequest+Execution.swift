@@ -13,8 +13,12 @@ struct Exchange: Sendable {
     var file: URL? = nil
     /// The body still arriving, for ``BodyTarget/stream(bufferLimit:)``.
     var stream: ByteStream? = nil
+    /// The open connection, for ``BodyTarget/webSocket(_:)``.
+    var webSocket: (any WebSocketChannel)? = nil
     /// Where the response came from.
     var source: ResponseSource = .network
+    /// The instruments' recorders of a WebSocket handshake, ended when its connection closes.
+    var recorders: Recorders? = nil
 }
 
 /// Where step 4 puts the response body.
@@ -25,6 +29,8 @@ enum BodyTarget: Sendable {
     case file
     /// As it arrives, after the head: `stream()`. Validators see the head (and the start of an error body).
     case stream(bufferLimit: Int)
+    /// No body: the handshake's 101 opens a WebSocket connection (`webSocket()`). Validators do not run on it.
+    case webSocket(WebSocketOptions)
 }
 
 extension DataRequest {
@@ -115,9 +121,12 @@ extension DataRequest {
                 var failure: KonexError
                 switch outcome {
                 case .success(let received):
-                    guard let rejection = validate(received, request: request, validators: validators) else {
-                        let exchange = try process(received, request: request, endpoint: endpoint, shared: shared)
+                    let rejection: KonexError? =
+                        received.webSocket == nil ? validate(received, request: request, validators: validators) : nil
+                    guard let rejection else {
+                        var exchange = try process(received, request: request, endpoint: endpoint, shared: shared)
                         recorders.ended(exchange, attempts: attempt)
+                        if exchange.webSocket != nil { exchange.recorders = recorders }
                         return exchange
                     }
                     BodyFile.remove(received.file)
@@ -176,6 +185,7 @@ extension DataRequest {
             case .memory: .data
             case .file: .download
             case .stream: .stream
+            case .webSocket: .webSocket
             }
         let endpoint = self.endpoint
         return InstrumentedRequest(
@@ -208,6 +218,9 @@ extension DataRequest {
                 }
                 reply = replied
                 (data, response, body) = (replied.data, replied.response, Received.Body(phases: phases?.value))
+            } else if case .webSocket(let options) = target {
+                let channel = try await client.activeWebSocketTransport().connect(request, options: options)
+                (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
             } else {
                 (data, response, body) = try await Received.receive(
                     request, over: transport, observer: observer, into: target, report: report)
@@ -221,6 +234,7 @@ extension DataRequest {
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled {
                 BodyFile.remove(file)
+                body.webSocket?.abort()
                 body.stream?.cancel()  // a streamed transfer nobody will read stops here, not at its server's end
                 return .failure(cancellationError(request))
             }
@@ -239,6 +253,7 @@ extension DataRequest {
                 phases: body.phases, queue: reply?.queueTime ?? .zero)
             var received = TransportResponse(response: response, data: data, timing: timing, file: file)
             received.stream = body.stream
+            received.webSocket = body.webSocket
             if let reply {
                 received.source = reply.source
                 received.isShared = reply.isShared
@@ -285,10 +300,10 @@ extension DataRequest {
     private func process(
         _ received: TransportResponse, request: URLRequest, endpoint: (any KonexRequest)?, shared: Components
     ) throws -> Exchange {
-        if received.file != nil || received.stream != nil {
+        if received.file != nil || received.stream != nil || received.webSocket != nil {
             return Exchange(
                 request: request, response: received.response, received: received.data, data: received.data,
-                timing: received.timing, file: received.file, stream: received.stream)
+                timing: received.timing, file: received.file, stream: received.stream, webSocket: received.webSocket)
         }
         let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
         var data = received.data

@@ -7,6 +7,8 @@ enum Received {
     struct Body {
         var file: URL?
         var stream: ByteStream?
+        /// An open WebSocket connection.
+        var webSocket: (any WebSocketChannel)?
         /// The system's phase timings, where the transport reports them.
         var phases: TransferPhases?
         /// Download progress was reported chunk by chunk, so only the end remains to say.
@@ -77,6 +79,8 @@ enum Received {
             // An error body is read (up to the limit) for validators; whatever was read is given back first.
             let head = try await stream.take(upTo: BodyFile.errorBodyLimit)
             return (head, response, Body(stream: stream))
+        case .webSocket:
+            preconditionFailure("a WebSocket handshake goes to the WebSocket transport, not here")
         }
     }
 
@@ -85,7 +89,10 @@ enum Received {
         _ request: URLRequest, over streamer: any StreamingTransport, into target: BodyTarget,
         observer: TransferObserver, report: ProgressReport
     ) async throws -> (Data, HTTPURLResponse, Body)? {
-        if case .stream = target { return nil }
+        switch target {
+        case .stream, .webSocket: return nil
+        case .memory, .file: break
+        }
         let (response, stream) = try await streamer.stream(
             request, bufferLimit: ByteStream.defaultBufferLimit, observer: observer)
         report.headArrived(response)

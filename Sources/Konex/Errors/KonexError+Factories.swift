@@ -18,6 +18,18 @@ extension KonexError {
             return .cancelled(request, method: method, url: request.url)
         }
         if let konex = error as? KonexError { return konex }
+        if let failure = error as? WebSocketFailure {
+            let stage: Stage =
+                failure.kind == .protocolViolation || failure.kind == .messageTooBig ? .protocolViolation : .connection
+            return KonexError(
+                stage: stage, message: failure.message, method: method, url: request.url, request: request,
+                underlyingError: failure)
+        }
+        if let refused = error as? WebSocketHandshakeRefused {
+            return KonexError(
+                stage: .handshake, message: refused.description, method: method, url: request.url, request: request,
+                response: refused.response, data: refused.data, underlyingError: refused)
+        }
         let message: String
         if let urlError = error as? URLError {
             message = "\(urlError.code.name) (URLError \(urlError.code.rawValue)): \(urlError.localizedDescription)"

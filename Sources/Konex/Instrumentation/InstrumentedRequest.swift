@@ -39,6 +39,8 @@ public struct InstrumentedRequest: Sendable {
         public static let download = Kind(rawValue: "download")
         /// `stream()` and Server-Sent Events: the body as it arrives.
         public static let stream = Kind(rawValue: "stream")
+        /// `webSocket()`: a connection, ended when it closes.
+        public static let webSocket = Kind(rawValue: "webSocket")
     }
 }
 

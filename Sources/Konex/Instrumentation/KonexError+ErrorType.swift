@@ -8,7 +8,7 @@ extension KonexError {
     /// other transport failures (`"cannotConnectToHost"`), else the stage (`"decoding"`, `"queueFull"`, …).
     public var errorType: String {
         if stage == .cancelled { return "cancelled" }
-        if stage == .validation, let statusCode { return String(statusCode) }
+        if stage == .validation || stage == .handshake, let statusCode { return String(statusCode) }
         if isTimeout { return "timeout" }
         if stage == .transport, let urlError = underlyingError as? URLError { return urlError.code.name }
         return stage.rawValue

@@ -45,7 +45,8 @@ struct Recorders: Sendable {
 extension Recorders {
     /// The request got through: it ends now, or when its streamed body ends.
     func ended(_ exchange: Exchange, attempts: Int) {
-        guard !list.isEmpty else { return }
+        // A WebSocket's recorders end when its connection closes: the ``WebSocket`` ends them.
+        guard !list.isEmpty, exchange.webSocket == nil else { return }
         guard let stream = exchange.stream else { return end(.success(exchange.response), attempts: attempts) }
         let buffer = stream.buffer
         buffer.onEnd {

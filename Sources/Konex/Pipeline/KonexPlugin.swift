@@ -42,6 +42,8 @@ public struct TransportResponse: Sendable {
     public let file: URL?
     /// The body still arriving, when the request was streamed (Konex reads it; plugins see the head).
     var stream: ByteStream?
+    /// The connection a WebSocket handshake opened (Konex reads it; plugins see the 101).
+    var webSocket: (any WebSocketChannel)?
     /// Where the response came from: the network, or an ``HTTPCache`` (fresh, or revalidated with a 304).
     public var source: ResponseSource = .network
     /// Whether one transport call answered this and other identical requests (``RequestCoalescer``).
@@ -54,6 +56,7 @@ public struct TransportResponse: Sendable {
         self.timing = timing
         self.file = file
         stream = nil
+        webSocket = nil
     }
 }
 

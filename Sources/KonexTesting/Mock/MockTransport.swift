@@ -32,6 +32,8 @@ public final class MockTransport: Transport {
     }
 
     private let state: Lock<State>
+    /// WebSocket endpoints and the sessions they accepted (`MockTransport+WebSocket.swift`).
+    let webSockets = Lock(MockWebSockets())
     let clock: any Clock<Duration>
     private let delay: Delay
     /// How many requests the journal keeps (the most recent); older ones are dropped so long runs stay flat.
