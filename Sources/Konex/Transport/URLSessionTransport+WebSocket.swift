@@ -9,6 +9,15 @@ extension URLSessionTransport: WebSocketTransport {
     /// without it the connection fails at once with ``WebSocketFailure/Kind/unsupported`` saying so (use
     /// `NIOWebSocketTransport` from KonexAsyncHTTPClient there).
     public func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel {
+        #if canImport(FoundationNetworking) && os(Linux) && (arch(x86_64) || arch(arm64))
+            if let libcurl = LibcurlSupport.info, !libcurl.protocols.contains("ws") {
+                throw WebSocketFailure(
+                    .unsupported,
+                    "URLSession here cannot open WebSockets: FoundationNetworking's libcurl \(libcurl.version) was built "
+                        + "without ws/wss (swift-corelibs-foundation #5431); use NIOWebSocketTransport from "
+                        + "KonexAsyncHTTPClient (trait AsyncHTTPClient)")
+            }
+        #endif
         var request = request
         if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             switch components.scheme?.lowercased() {

@@ -1,0 +1,154 @@
+import Foundation
+import Konex
+import TestSupport
+import Testing
+
+#if AsyncHTTPClient
+    import KonexAsyncHTTPClient
+#endif
+
+/// Where the WebSocket server is: scripts/test starts python-websockets (scripts/ws-server) on 127.0.0.1.
+enum WebSocketServer {
+    static let url: URL? = ProcessInfo.processInfo.environment["KONEX_WS_URL"].flatMap(URL.init(string:))
+    static var isAvailable: Bool { url != nil }
+    static let skipReason: Comment = "KONEX_WS_URL is not set: run scripts/test, which starts scripts/ws-server"
+
+    /// How the connection `id` ended, as the server saw it.
+    static func ended(_ id: String) async throws -> (code: Int?, reason: String) {
+        let client = KonexClient(baseURL: url!)
+        struct Ended: Decodable, Sendable {
+            let code: Int?
+            let reason: String?
+        }
+        for _ in 0..<100 {  // the server writes it down when its handler ends, a moment after the close
+            let info = try await client.request("stats?id=\(id)").responseObject(of: Ended.self)
+            if let code = info.code { return (code, info.reason ?? "") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return (nil, "")
+    }
+}
+
+/// URLSessionTransport on this platform: WebSockets where libcurl speaks them, else a precise error at once.
+@Suite(.enabled(if: WebSocketServer.isAvailable, WebSocketServer.skipReason))
+struct URLSessionWebSocketTests {
+    @Test func echoesOrSaysPreciselyWhyItCannot() async throws {
+        let client = KonexClient(baseURL: WebSocketServer.url!)
+        do {
+            let socket = try await client.request("echo").timeout(.seconds(5)).webSocket()
+            try await socket.send("hello")
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("hello"))
+            await socket.close()
+        } catch let error as KonexError {
+            // Debian's libcurl 7.88 has no ws/wss (swift-corelibs-foundation #5431): the run-time check must say so.
+            #expect(error.stage == .connection)
+            #expect((error.underlyingError as? WebSocketFailure)?.kind == .unsupported)
+            #expect(error.message.contains("libcurl"))
+        }
+    }
+}
+
+#if AsyncHTTPClient
+    /// The chain against python-websockets through NIOWebSocketTransport, on a real socket.
+    @Suite(.enabled(if: WebSocketServer.isAvailable, WebSocketServer.skipReason))
+    struct NIOWebSocketIntegrationTests {
+        let client = KonexClient(
+            baseURL: WebSocketServer.url!, transport: AsyncHTTPClientTransport.shared,
+            webSocketTransport: NIOWebSocketTransport.shared)
+
+        struct Note: Codable, Sendable, Equatable { let text: String }
+
+        @Test func echoesTextBinaryAndJSONThenClosesCleanlyBothSidesAgree() async throws {
+            let id = UUID().uuidString
+            let socket = try await client.request("echo?id=\(id)").webSocket()
+            #expect(socket.response.statusCode == 101)
+            try await socket.send("hello")
+            try await socket.send(Data([0, 1, 2, 255]))
+            try await socket.send(json: Note(text: "json"))
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("hello"))
+            #expect(try await iterator.next() == .binary(Data([0, 1, 2, 255])))
+            #expect(try await iterator.next() == .text(#"{"text":"json"}"#))
+            await socket.close(.normalClosure, reason: "done")
+            #expect(try await WebSocketServer.ended(id).code == 1000)  // the server received our close (frames masked)
+        }
+
+        @Test func aRefusedHandshakeRefreshesTheTokenAndConnects() async throws {
+            let auth = TokenAuthenticator(credential: .init(accessToken: "stale")) { _ in .init(accessToken: "fresh") }
+            let socket = try await client.request("auth").withAdapter(auth).retry(auth).webSocket()
+            #expect(auth.refreshCount == 1)
+            try await socket.send("authorised")
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("authorised"))
+            await socket.close()
+        }
+
+        @Test func withoutARetrierTheRefusalIsAHandshakeErrorWithItsStatus() async throws {
+            let error = try await #require(throws: KonexError.self) { _ = try await client.request("auth").webSocket() }
+            #expect(error.stage == .handshake && error.statusCode == 401)
+        }
+
+        @Test func aFragmentedMessageWithAPingBetweenItsFragmentsArrivesWhole() async throws {
+            let socket = try await client.request("fragmented").webSocket()
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("fragmented message"))
+            await socket.close()
+        }
+
+        @Test func aServerClosingWith1011IsAConnectionErrorWithThatCode() async throws {
+            let socket = try await client.request("close-1011").webSocket()
+            var got: [WebSocketMessage] = []
+            let error = try await #require(throws: KonexError.self) {
+                for try await message in socket.messages { got.append(message) }
+            }
+            #expect(got == [.text("bye")])
+            #expect(error.stage == .connection && socket.closeCode == .internalServerError)
+        }
+
+        @Test func aMessageOverTheLimitIsClosedWith1009() async throws {
+            let id = UUID().uuidString
+            let socket = try await client.request("too-big?id=\(id)")
+                .webSocket(options: WebSocketOptions(maximumMessageSize: 1 << 20))
+            let error = try await #require(throws: KonexError.self) { for try await _ in socket.messages {} }
+            // NIO closes with 1009 itself (the server saw it); websocket-kit then reports only that the connection
+            // ended, so the reader's error is `.connection` here, `.protocolViolation` over URLSession and the mock.
+            #expect(error.stage == .connection || error.stage == .protocolViolation)
+            #expect(try await WebSocketServer.ended(id).code == 1009)
+        }
+
+        @Test func pingsAreAnsweredAndTheConnectionStaysOpen() async throws {
+            let socket = try await client.request("echo").webSocket(
+                pingInterval: .milliseconds(50), pongTimeout: .seconds(2))
+            try await Task.sleep(for: .milliseconds(300))
+            try await socket.send("still here")
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("still here"))
+            await socket.close()
+        }
+
+        @Test func cancellingTheReaderClosesWithGoingAway() async throws {
+            let id = UUID().uuidString
+            let socket = try await client.request("chat?id=\(id)").webSocket()
+            let reader = Task { for try await _ in socket.messages {} }
+            try await Task.sleep(for: .milliseconds(100))
+            reader.cancel()
+            _ = await reader.result
+            #expect(try await WebSocketServer.ended(id).code == 1001)
+        }
+
+        @Test func aReaderTooFarBehindFailsPreciselyBecauseThisTransportCannotPause() async throws {
+            let socket = try await client.request("slow-reader")
+                .webSocket(options: WebSocketOptions(receiveBufferLimit: 10))
+            try await Task.sleep(for: .milliseconds(500))
+            let error = try await #require(throws: KonexError.self) { for try await _ in socket.messages {} }
+            #expect((error.underlyingError as? WebSocketFailure)?.kind == .bufferOverflow)
+        }
+    }
+#endif
+
+@Suite struct WebSocketPrerequisites {
+    @Test func serverIsConfiguredWhenRequired() {
+        if Server.isRequired { #expect(WebSocketServer.isAvailable, "scripts/test must export KONEX_WS_URL") }
+    }
+}

@@ -1,0 +1,86 @@
+"""The WebSocket test server for Konex's integration suite (python-websockets, pinned in requirements-ws.txt).
+
+Paths: /echo (every message back), /auth (401 unless "Authorization: Bearer fresh", then echo), /chat (a welcome,
+then each message back prefixed), /slow-reader (500 messages of 1 KiB at once, then a close), /close-1011 ("bye",
+then close 1011 "restarting"), /fragmented (one text message in three fragments with a ping between them),
+/too-big (one 2 MiB binary message), /stats?id=ID (JSON: how the connection with ?id=ID ended: the client's close
+code, from the server's side). python-websockets refuses client frames that are not masked (RFC 6455 §5.1), so every
+exchange that succeeds here also proves the client masked its frames.
+"""
+import asyncio
+import json
+import sys
+from http import HTTPStatus
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import serve
+from websockets.frames import Frame, Opcode
+
+ended = {}  # connection id -> {"code": int | None, "reason": str}
+
+
+def query(path):
+    return {k: v[0] for k, v in parse_qs(urlsplit(path).query).items()}
+
+
+async def process_request(connection, request):
+    path = urlsplit(request.path).path
+    if path == "/stats":
+        info = ended.get(query(request.path).get("id", ""), {})
+        response = connection.respond(HTTPStatus.OK, json.dumps(info) + "\n")
+        response.headers["Content-Type"] = "application/json"
+        return response
+    if path == "/health":
+        return connection.respond(HTTPStatus.OK, "ok\n")
+    if path == "/auth" and request.headers.get("Authorization") != "Bearer fresh":
+        return connection.respond(HTTPStatus.UNAUTHORIZED, "token expired\n")
+    return None
+
+
+async def handler(ws):
+    path = urlsplit(ws.request.path).path
+    conn_id = query(ws.request.path).get("id")
+    try:
+        if path in ("/echo", "/auth"):
+            async for message in ws:
+                await ws.send(message)
+        elif path == "/chat":
+            await ws.send("welcome")
+            async for message in ws:
+                await ws.send(f"you said: {message}")
+        elif path == "/slow-reader":
+            for i in range(500):
+                await ws.send(f"{i:04d}" + "x" * 1020)
+            await ws.close(1000, "done")
+        elif path == "/close-1011":
+            await ws.send("bye")
+            await ws.close(1011, "restarting")
+        elif path == "/fragmented":
+            async def fragments():
+                yield "frag"
+                await ws.ping()
+                yield "mented "
+                yield "message"
+            await ws.send(fragments())
+            async for message in ws:
+                await ws.send(message)
+        elif path == "/too-big":
+            await ws.send(b"\x00" * (2 << 20))
+            async for message in ws:
+                pass
+        else:
+            await ws.close(1008, "unknown path")
+    except Exception:
+        pass
+    finally:
+        if conn_id:
+            ended[conn_id] = {"code": ws.close_code, "reason": ws.close_reason or ""}
+
+
+async def main(port):
+    async with serve(handler, "127.0.0.1", port, process_request=process_request, max_size=8 << 20):
+        await asyncio.Future()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1])))
