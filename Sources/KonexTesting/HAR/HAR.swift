@@ -1,4 +1,5 @@
 import Foundation
+import Konex
 
 /// An HTTP Archive (HAR 1.2), the format browser dev tools, Charles and Proxyman open.
 ///
@@ -43,6 +44,11 @@ public struct HAR: Codable, Sendable, Hashable {
         public var timings: Timings
         /// Konex's own data about the entry (a HAR custom field; other tools ignore it).
         public var _konex: KonexInfo?
+        /// What kind of resource it was, as Chrome DevTools writes it (`"websocket"` for a WebSocket).
+        public var _resourceType: String?
+        /// A WebSocket's messages, in Chrome DevTools' own custom field: Chrome's recordings replay in Konex, and
+        /// Konex's open in DevTools.
+        public var _webSocketMessages: [WebSocketMessage]?
         public init(startedDateTime: String, time: Double, request: Request, response: Response, timings: Timings) {
             self.startedDateTime = startedDateTime
             self.time = time
@@ -50,6 +56,36 @@ public struct HAR: Codable, Sendable, Hashable {
             self.response = response
             self.cache = Cache()
             self.timings = timings
+        }
+    }
+
+    /// One WebSocket message as Chrome DevTools records it.
+    public struct WebSocketMessage: Codable, Sendable, Hashable {
+        /// `"send"` (from the client) or `"receive"` (from the server).
+        public var type: String
+        /// When, in seconds since 1970.
+        public var time: Double
+        /// 1 for text, 2 for binary.
+        public var opcode: Int
+        /// The text, or the binary data in base64.
+        public var data: String
+
+        /// Creates a message record.
+        public init(type: String, time: Double, opcode: Int, data: String) {
+            self.type = type
+            self.time = time
+            self.opcode = opcode
+            self.data = data
+        }
+
+        /// The message as Konex sends and receives it; `nil` for an opcode other than text or binary, or binary data
+        /// that is not base64.
+        public var message: Konex.WebSocketMessage? {
+            switch opcode {
+            case 1: .text(data)
+            case 2: Data(base64Encoded: data).map { .binary($0) }
+            default: nil
+            }
         }
     }
 

@@ -79,7 +79,9 @@ struct EntryReader {
             throw failure(".log.entries[\(index)].request.url", "missing; an entry without a URL cannot be replayed")
         }
         let scheme = url.prefix { $0 != ":" }.lowercased()
-        guard scheme == "http" || scheme == "https" else { return .skip("the URL \(url.prefix(60)) is not http(s)") }
+        let webSocketMessages = entry["_webSocketMessages"] as? [[String: Any]]
+        guard scheme == "http" || scheme == "https" || (webSocketMessages != nil && (scheme == "ws" || scheme == "wss"))
+        else { return .skip("the URL \(url.prefix(60)) is not http(s)") }
         guard let response = entry["response"] as? [String: Any] else { return .skip("no response") }
         let status = Self.integer(response["status"]) ?? 0
         guard (100...599).contains(status) else {
@@ -123,6 +125,18 @@ struct EntryReader {
                 wait: Self.number((entry["timings"] as? [String: Any])?["wait"]) ?? 0,
                 receive: Self.number((entry["timings"] as? [String: Any])?["receive"]) ?? 0))
         var kept = strict
+        kept._resourceType = Self.text(entry["_resourceType"])
+        if let webSocketMessages {
+            kept._webSocketMessages = try webSocketMessages.enumerated().map { position, message in
+                guard let type = Self.text(message["type"]), let opcode = Self.integer(message["opcode"]) else {
+                    throw failure(
+                        ".log.entries[\(index)]._webSocketMessages[\(position)]", "needs a type and an opcode")
+                }
+                return HAR.WebSocketMessage(
+                    type: type, time: Self.number(message["time"]) ?? 0, opcode: opcode,
+                    data: Self.text(message["data"]) ?? "")
+            }
+        }
         // Konex's own custom field (what was redacted, a stream's chunk timings) survives a read and a rewrite.
         if let konex = entry["_konex"], JSONSerialization.isValidJSONObject(konex),
             let data = try? JSONSerialization.data(withJSONObject: konex)

@@ -27,10 +27,10 @@ public actor RecordingTransport: StreamingTransport {
     public let redaction: Redaction
 
     private let existedAtStart: Bool
-    private let replay: MockTransport
+    let replay: MockTransport
     private var archive: HAR
     private let isCI: Bool
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     /// Creates a recorder.
     /// - Parameters:
@@ -56,6 +56,7 @@ public actor RecordingTransport: StreamingTransport {
         for endpoint in try loaded.endpoints(allowRepeats: false, pacing: replaysRecordedPacing) {
             replay.stub(endpoint)
         }
+        replay.stubWebSockets(from: loaded, pacing: replaysRecordedPacing)
         self.live = live
         self.fixture = fixture
         self.mode = mode
@@ -140,7 +141,7 @@ public actor RecordingTransport: StreamingTransport {
         return (head, body)
     }
 
-    private func checkMayRecord(_ unmatched: UnmatchedRequestError) throws {
+    func checkMayRecord(_ unmatched: UnmatchedRequestError) throws {
         let mayRecord: Bool
         switch mode {
         case .none: mayRecord = false
@@ -151,7 +152,7 @@ public actor RecordingTransport: StreamingTransport {
         guard mayRecord else { throw missingFixture(unmatched) }
     }
 
-    private func checkNotCI(_ request: URLRequest) throws {
+    func checkNotCI(_ request: URLRequest) throws {
         if isCI {
             throw FixtureError(
                 "refusing to record \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") into \(fixture.path) because CI=true; record locally and commit the fixture"
@@ -160,13 +161,23 @@ public actor RecordingTransport: StreamingTransport {
     }
 
     /// Adds one redacted entry and writes the archive.
-    private func record(
+    func record(
         _ request: URLRequest, _ response: HTTPURLResponse, body: Data, startedAt: Date, duration: Duration,
-        chunks: [HAR.ChunkTiming]? = nil
+        chunks: [HAR.ChunkTiming]? = nil, webSocketMessages: [HAR.WebSocketMessage]? = nil
     ) throws {
         var entry = HAR.Entry(
             request: request, response: response, body: body, startedAt: startedAt, duration: duration)
         if let chunks { entry._konex = HAR.KonexInfo(chunks: chunks) }
+        if let webSocketMessages {
+            entry._resourceType = "websocket"
+            entry._webSocketMessages = webSocketMessages.map { message in
+                guard message.opcode == 1 else { return message }
+                var redacted = message
+                let looksJSON = message.data.first == "{" || message.data.first == "["
+                redacted.data = redaction.body(message.data, contentType: looksJSON ? "application/json" : "text/plain")
+                return redacted
+            }
+        }
         entry = redaction.apply(to: entry)
         var updated = archive
         updated.log.entries.append(entry)
