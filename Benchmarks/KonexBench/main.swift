@@ -53,6 +53,9 @@ envelope.append(postsJSON)
 envelope.append(Data("}}".utf8))
 let routes = ["/small": small, "/posts": postsJSON, "/envelope": envelope]
 if arguments.contains("--serve") { try ServerProcess.serve(routes: routes) }
+#if AsyncHTTPClient
+    if arguments.contains("--serve-ws") { try WebSocketEchoServer.serve() }
+#endif
 let (serverPort, serverProcess) = try ServerProcess.start()
 defer { serverProcess.terminate() }
 let repeats =
@@ -95,6 +98,29 @@ nonisolated func runAll(port: UInt16) async -> [Result] {
     if wanted("decode") || wanted("keypath") { await attempt("decode_1mb") { try await bench.large() } }
     if wanted("pipeline") || wanted("idle") { await attempt("pipeline_mock") { try await bench.pipeline() } }
     if wanted("cache") || wanted("coalesced") { await attempt("cache_hit") { try await bench.production() } }
+    if wanted("ws") {
+        #if AsyncHTTPClient
+            do {
+                let (cases, server) = try WebSocketCases.start(config: config)
+                let count = smoke ? 100 : 5_000
+                await attempt("ws_roundtrip_small") {
+                    [try await cases.roundTrips(id: "ws_roundtrip_small", count: count, payload: 32, binary: false)]
+                }
+                await attempt("ws_throughput_64k") {
+                    [
+                        try await cases.roundTrips(
+                            id: "ws_throughput_64k", count: count / 10, payload: 65_536, binary: true)
+                    ]
+                }
+                await attempt("ws_idle_connections") { [try await cases.idleConnections(count: smoke ? 50 : 1_000)] }
+                server.terminate()
+            } catch {
+                print(line(Result.failed("ws", error)))
+            }
+        #else
+            print("ws_*: the WebSocket cases need the trait: --traits AsyncHTTPClient")
+        #endif
+    }
     if wanted("telemetry") {
         #if Tracing && Metrics
             await attempt("telemetry") { try await bench.telemetry() }

@@ -177,9 +177,10 @@ extension DataRequest {
 
     static func checkScheme(_ url: URL, method: HTTPMethod) throws {
         let scheme = url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https" else {
+        // ws and wss are for webSocket(); a WebSocket transport opens them, an HTTP transport refuses them itself.
+        guard scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss" else {
             throw KonexError.invalidRequest(
-                "unsupported URL scheme \"\(url.scheme ?? "")\": Konex sends http and https requests only",
+                "unsupported URL scheme \"\(url.scheme ?? "")\": Konex sends http, https, ws and wss requests only",
                 method: method, url: url)
         }
         guard let host = url.host, !host.isEmpty else {

@@ -37,7 +37,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let cancelled = Stage(rawValue: "cancelled")
         /// A ``ConcurrencyLimit`` queue was full: the request was never sent.
         public static let queueFull = Stage(rawValue: "queueFull")
-        /// The server refused a WebSocket handshake (``response`` is its answer, a 401 say).
+        /// The server refused a WebSocket handshake (the error's `response` is its answer, a 401 say).
         public static let handshake = Stage(rawValue: "handshake")
         /// A WebSocket peer broke the protocol: a bad frame, text that is not UTF-8, a message over the limit.
         public static let protocolViolation = Stage(rawValue: "protocolViolation")

@@ -48,6 +48,8 @@ enum Readme {
 
     struct GetPosts: KonexRequest { let path = "/posts" }
     struct Timing: KonexPlugin {}
+    struct ChatRoom: KonexRequest { let path = "/chat" }
+    struct ChatLine: Codable, Sendable { let text: String }
     struct Chat: KonexRequest {
         let prompt: String
         let path = "/chat"

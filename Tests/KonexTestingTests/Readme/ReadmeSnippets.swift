@@ -222,8 +222,30 @@ for try await event in live.events() { show(event) }
     _ = live
 } }
 
-extension Readme { static func snippet15() async throws {
-#sourceLocation(file: "README.md", line: 410)
+extension Readme { struct Snippet15 {  // README.md line 433
+@Test func chatOnAScript() async throws {
+    let clock = ManualClock()
+    let mock = MockTransport(clock: clock)
+    mock.stubWebSocket(.get("/v1/chat"), script: [
+        .send("welcome"),
+        .expect(.text("hi")),                                // the client must send this next
+        .send("you said hi", after: .milliseconds(20)),
+        .close(.internalServerError, reason: "restarting"),  // also: .abort(), .stopAnsweringPings, .sendInvalidUTF8
+    ])
+    let socket = try await KonexClient.mocked(mock, baseURL: api, clock: clock).request(ChatRoom()).webSocket()
+    var messages = socket.messages.makeAsyncIterator()
+    #expect(try await messages.next() == .text("welcome"))
+    try await socket.send("hi")
+    try await clock.waitForSleepers()
+    clock.advance(by: .milliseconds(20))
+    #expect(try await messages.next() == .text("you said hi"))
+    await #expect(throws: KonexError.self) { _ = try await messages.next() }   // 1011 is a connection error
+    #expect(socket.closeCode == .internalServerError)
+}
+} }
+
+extension Readme { static func snippet16() async throws {
+#sourceLocation(file: "README.md", line: 480)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
@@ -243,8 +265,8 @@ let request = client.request(GetPosts())
     _ = request
 } }
 
-extension Readme { static func snippet16() async throws {
-#sourceLocation(file: "README.md", line: 440)
+extension Readme { static func snippet17() async throws {
+#sourceLocation(file: "README.md", line: 510)
 client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
 let upload = client.request(Upload()).validate()
     .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
@@ -252,8 +274,8 @@ let upload = client.request(Upload()).validate()
     _ = upload
 } }
 
-extension Readme { static func snippet17() async throws {
-#sourceLocation(file: "README.md", line: 455)
+extension Readme { static func snippet18() async throws {
+#sourceLocation(file: "README.md", line: 525)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -264,16 +286,16 @@ client.retriers = [auth]
     _ = auth
 } }
 
-extension Readme { static func snippet18() async throws {
-#sourceLocation(file: "README.md", line: 474)
+extension Readme { static func snippet19() async throws {
+#sourceLocation(file: "README.md", line: 544)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
 #sourceLocation()
 } }
 
-extension Readme { static func snippet19() async throws {
-#sourceLocation(file: "README.md", line: 497)
+extension Readme { static func snippet20() async throws {
+#sourceLocation(file: "README.md", line: 567)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -288,8 +310,8 @@ struct Upload: KonexRequest {
     _ = form
 } }
 
-extension Readme { static func snippet20() async throws {
-#sourceLocation(file: "README.md", line: 514)
+extension Readme { static func snippet21() async throws {
+#sourceLocation(file: "README.md", line: 584)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
@@ -304,8 +326,8 @@ let saved = try await client.request("/exports/q3.pdf").validate()
     _ = saved
 } }
 
-extension Readme { static func snippet21() async throws {
-#sourceLocation(file: "README.md", line: 551)
+extension Readme { static func snippet22() async throws {
+#sourceLocation(file: "README.md", line: 621)
 let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
 let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
 let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), limit])
@@ -326,7 +348,7 @@ cache.removeAll()                                // at sign-out
     _ = offline
 } }
 
-extension Readme { struct Snippet22 {  // README.md line 612
+extension Readme { struct Snippet23 {  // README.md line 682
 
 
 
@@ -357,16 +379,16 @@ struct User: Codable, Sendable, Equatable {
 }
 } }
 
-extension Readme { static func snippet23() async throws {
-#sourceLocation(file: "README.md", line: 659)
+extension Readme { static func snippet24() async throws {
+#sourceLocation(file: "README.md", line: 729)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
 #sourceLocation()
 } }
 
-extension Readme { static func snippet24() async throws {
-#sourceLocation(file: "README.md", line: 673)
+extension Readme { static func snippet25() async throws {
+#sourceLocation(file: "README.md", line: 743)
 let mock = MockTransport(clock: ManualClock())
 mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
 mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
@@ -376,7 +398,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
 } }
 
 #if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
-extension Readme { struct Snippet25 {  // README.md line 688
+extension Readme { struct Snippet26 {  // README.md line 758
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {
     let model = ProfileScreen()                                // builds its own client inside
@@ -392,8 +414,8 @@ func repositories() async throws { }
 } }
 #endif
 
-extension Readme { static func snippet26() async throws {
-#sourceLocation(file: "README.md", line: 705)
+extension Readme { static func snippet27() async throws {
+#sourceLocation(file: "README.md", line: 775)
 let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
 try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
 try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
@@ -401,8 +423,8 @@ try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
     _ = mock
 } }
 
-extension Readme { static func snippet27() async throws {
-#sourceLocation(file: "README.md", line: 725)
+extension Readme { static func snippet28() async throws {
+#sourceLocation(file: "README.md", line: 795)
 let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
 let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
 let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
@@ -415,8 +437,8 @@ try hybrid.verifyAllUsed()                                                      
     _ = hybrid
 } }
 
-extension Readme { static func snippet28() async throws {
-#sourceLocation(file: "README.md", line: 768)
+extension Readme { static func snippet29() async throws {
+#sourceLocation(file: "README.md", line: 838)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -429,8 +451,8 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
     _ = task
 } }
 
-extension Readme { static func snippet29() async throws {
-#sourceLocation(file: "README.md", line: 787)
+extension Readme { static func snippet30() async throws {
+#sourceLocation(file: "README.md", line: 857)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -443,8 +465,8 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
     _ = transport
 } }
 
-extension Readme { static func snippet30() async throws {
-#sourceLocation(file: "README.md", line: 797)
+extension Readme { static func snippet31() async throws {
+#sourceLocation(file: "README.md", line: 867)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -453,7 +475,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet31 {  // README.md line 823
+extension Readme { struct Snippet32 {  // README.md line 893
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {
@@ -476,8 +498,8 @@ struct BlogClient: Sendable {
 }
 } }
 
-extension Readme { static func snippet32() async throws {
-#sourceLocation(file: "README.md", line: 942)
+extension Readme { static func snippet33() async throws {
+#sourceLocation(file: "README.md", line: 1012)
 let plan = client.request(GetPosts()).withPlugin(Timing()).validate().explain()
 print(plan)
 // GET https://api.test/posts (GetPosts), for response…
@@ -490,7 +512,7 @@ print(client.request(GetPosts()).explain(.stream).notes)   // what stream() skip
     _ = plan
 } }
 
-extension Readme { struct Snippet33 {  // README.md line 958
+extension Readme { struct Snippet34 {  // README.md line 1028
 @Test func aRetryIsVisible() async throws {
     let mock = MockTransport(clock: ImmediateClock())
     mock.stub(.get("/v1/feed"), .status(503), times: .times(1))
@@ -505,8 +527,8 @@ extension Readme { struct Snippet33 {  // README.md line 958
 }
 } }
 
-extension Readme { static func snippet34() async throws {
-#sourceLocation(file: "README.md", line: 1029)
+extension Readme { static func snippet35() async throws {
+#sourceLocation(file: "README.md", line: 1099)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
