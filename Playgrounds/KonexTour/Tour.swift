@@ -10,6 +10,10 @@ struct Tour {
     var sse: URL?
     /// Whether the client sends through AsyncHTTPClientTransport (`--transport ahc`).
     var overAsyncHTTPClient = false
+    /// A WebSocket server for step 15 when live (`--ws URL`, scripts/ws-server).
+    var webSockets: URL?
+    /// What opens WebSockets live: NIOWebSocketTransport with the AsyncHTTPClient trait, else URLSession.
+    var webSocketTransport: (any WebSocketTransport)?
 
     func step(_ number: Int, _ title: String) {
         print("\n── \(number). \(title) " + String(repeating: "─", count: max(0, 60 - title.count)))
@@ -99,6 +103,9 @@ struct Tour {
 
         step(14, "On servers: the same chain over AsyncHTTPClient")
         try await serversDemo()
+
+        step(15, "WebSockets through the same pipeline: a 401 refreshed, messages as they arrive")
+        try await webSocketDemo()
 
         print(
             "\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")"

@@ -9,12 +9,13 @@ import KonexTesting
 // swift run konex-tour                       offline, on the fixtures next to this file (with visible delays)
 // swift run konex-tour --live <baseURL>      the same tour against a real httpbin-compatible server
 //                   [--sse <sseURL>]         …with step 11 against a Server-Sent Events server (scripts/sse-server)
+//                   [--ws <wsURL>]           …and step 15 against a WebSocket server (scripts/ws-server)
 // swift run --traits AsyncHTTPClient konex-tour [--live <baseURL>] --transport ahc
 //                                            every step over AsyncHTTPClient (offline: the fixtures are served on a
 //                                            real socket on 127.0.0.1), and step 14 shows what it changes
 
 let arguments = CommandLine.arguments
-let usage = "usage: konex-tour [--live <baseURL> [--sse <sseURL>]] [--transport urlsession|ahc]"
+let usage = "usage: konex-tour [--live <baseURL> [--sse <sseURL>] [--ws <wsURL>]] [--transport urlsession|ahc]"
 let transportName =
     arguments.firstIndex(of: "--transport").flatMap {
         arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
@@ -69,7 +70,17 @@ do {
     let sse = arguments.firstIndex(of: "--sse").flatMap {
         arguments.indices.contains($0 + 1) ? URL(string: arguments[$0 + 1]) : nil
     }
-    try await Tour(client: client, live: live, sse: sse, overAsyncHTTPClient: transportName == "ahc").run()
+    let ws = arguments.firstIndex(of: "--ws").flatMap {
+        arguments.indices.contains($0 + 1) ? URL(string: arguments[$0 + 1]) : nil
+    }
+    var sockets: any WebSocketTransport = URLSessionTransport()
+    #if AsyncHTTPClient
+        sockets = NIOWebSocketTransport.shared
+    #endif
+    try await Tour(
+        client: client, live: live, sse: sse, overAsyncHTTPClient: transportName == "ahc", webSockets: ws,
+        webSocketTransport: sockets
+    ).run()
     withExtendedLifetime(loopback) {}
 } catch {
     print("\nThe tour stopped: \(error)")

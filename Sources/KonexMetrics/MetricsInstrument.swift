@@ -14,6 +14,7 @@
     /// | `konex.coalesced` | counter | method, `server.address` |
     /// | `konex.queue.duration` | timer | `server.address` (requests that waited for a ``Konex/ConcurrencyLimit`` slot) |
     /// | `konex.stream.duration` | timer | method, status code or `error.type`, `server.address`, `url.template` |
+    /// | `konex.websocket.duration` | timer | the same labels, for a WebSocket from handshake to close |
     ///
     /// No label holds a URL path: a request that names its route (``Konex/KonexRequest/urlTemplate``) is labelled by
     /// it, any other by method and host alone. Methods outside the standard ones are `_OTHER`. A stream's lifetime goes
@@ -110,7 +111,11 @@
                 labels.append(("error.type", error.errorType))
             }
             if let route { labels.append(("url.template", route)) }
-            let label = kind == .stream ? "konex.stream.duration" : "http.client.request.duration"
+            // A stream's or a WebSocket's lifetime is not a request's latency: each has its own timer.
+            let label =
+                kind == .stream
+                ? "konex.stream.duration"
+                : kind == .webSocket ? "konex.websocket.duration" : "http.client.request.duration"
             instrument.timer(label, labels).recordNanoseconds(end.duration.nanoseconds)
         }
     }

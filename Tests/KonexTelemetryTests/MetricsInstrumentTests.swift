@@ -122,6 +122,18 @@
                 .totalValue == 3)
         }
 
+        @Test func aWebSocketsLifetimeFromHandshakeToCloseIsItsOwnMetric() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stubWebSocket(.get("/v1/chat"), script: [.send("hi"), .close(.normalClosure)])
+            let socket = try await client(mock).request("chat").webSocket()
+            #expect(metrics.timers(label: "konex.websocket.duration").isEmpty)  // open: not over yet
+            for try await _ in socket.messages {}
+            let timer = try #require(metrics.timers(label: "konex.websocket.duration").first)
+            #expect(timer.values.count == 1)
+            #expect(timer.dimensions.contains { $0 == ("http.response.status_code", "101") })
+            #expect(metrics.timers(label: "http.client.request.duration").isEmpty)
+        }
+
         @Test func aStreamsLifetimeIsItsOwnMetric() async throws {
             let clock = ManualClock()
             let mock = MockTransport(clock: clock)

@@ -164,6 +164,17 @@
             #expect(try onlySpan.attributes.get("konex.request.kind") == .string("stream"))
         }
 
+        @Test func aWebSocketsSpanCarriesTheHandshakeAndEndsWhenTheConnectionCloses() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stubWebSocket(.get("/v1/chat"), script: [.send("hi")])
+            let socket = try await client(mock).request("chat").webSocket()
+            #expect(tracer.recorded.finishedSpans.isEmpty)  // open: the span is too
+            #expect(mock.webSocketSessions[0].request.value(forHTTPHeaderField: "traceparent") != nil)
+            await socket.close()
+            #expect(try onlySpan.attributes.get("konex.request.kind") == .string("webSocket"))
+            #expect(try onlySpan.attributes.get("http.response.status_code") == .int64(101))
+        }
+
         @Test func underANoOpTracerNothingIsRecordedOrInjected() async throws {
             let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/v1/a"), .string("a"))
             let client = KonexClient(
