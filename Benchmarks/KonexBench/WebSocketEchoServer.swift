@@ -31,7 +31,11 @@
                 }
             let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
             FileHandle.standardOutput.write(Data("\(channel.localAddress!.port!)\n".utf8))
-            try channel.closeFuture.wait()
+            // Serve while the benchmark lives: the parent's blocked signals are inherited (SIGTERM does not reach this
+            // process), and a parent that dies early must not leave a server behind.
+            let parent = getppid()
+            while getppid() == parent { sleep(1) }
+            _ = channel
             exit(0)
         }
 
