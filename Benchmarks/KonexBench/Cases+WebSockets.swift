@@ -15,21 +15,8 @@
 
         /// Starts the echo server (`--serve-ws`) in a process of its own.
         static func start(config: Config) throws -> (WebSocketCases, Process) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            process.arguments = ["--serve-ws"]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while line.last != 0x0A {
-                let byte = output.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty { throw ServerError("the WebSocket server exited before printing its port") }
-                line.append(byte)
-            }
-            guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            else { throw ServerError("the WebSocket server printed \(String(decoding: line, as: UTF8.self))") }
-            return (WebSocketCases(port: port, config: config), process)
+            let (port, process) = try ServerProcess.start("--serve-ws")
+            return (WebSocketCases(port: Int(port), config: config), process)
         }
 
         var url: URL { URL(string: "ws://127.0.0.1:\(port)/echo")! }

@@ -3,11 +3,12 @@ import Foundation
 /// The static server in a process of its own (`konex-bench --serve`), so that the measured process does not share its
 /// scheduler with the server's threads.
 enum ServerProcess {
-    /// Starts `konex-bench --serve` and returns its port, and the process to stop at the end.
-    static func start() throws -> (port: UInt16, process: Process) {
+    /// Starts `konex-bench <flag>` (`--serve`, or `--serve-ws` for the WebSocket echo server) and returns its port,
+    /// and the process to stop at the end.
+    static func start(_ flag: String = "--serve") throws -> (port: UInt16, process: Process) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--serve"]
+        process.arguments = [flag]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
