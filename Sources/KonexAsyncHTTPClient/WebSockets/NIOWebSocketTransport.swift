@@ -75,27 +75,20 @@
     /// A websocket-kit connection as a ``Konex/WebSocketChannel``: its callbacks fill a bounded inbox the reader
     /// drains.
     final class NIOWebSocketConnection: WebSocketChannel {
-        private enum End {
-            case closed(WebSocketCloseCode)
-            case failed(WebSocketFailure)
-        }
-
         private struct State {
             var socket: WebSocketKit.WebSocket?
-            var inbox: [WebSocketMessage] = []
-            var reader: CheckedContinuation<WebSocketMessage?, any Error>?
-            var pingWaiters: [CheckedContinuation<Void, any Error>] = []
-            var end: End?
             var closingByUs = false
             var attachWaiter: CheckedContinuation<Bool, Never>?
         }
 
         private let state = Lock(State())
+        private let inbox: WebSocketInbox
         private let options: WebSocketOptions
         let response: HTTPURLResponse
 
         init(url: URL, options: WebSocketOptions) {
             self.options = options
+            inbox = WebSocketInbox(limit: options.receiveBufferLimit)
             response = HTTPURLResponse(
                 url: url, statusCode: 101, httpVersion: "HTTP/1.1",
                 headerFields: ["Upgrade": "websocket", "Connection": "Upgrade"])!
@@ -111,14 +104,7 @@
             defer { waiter?.resume(returning: true) }
             socket.onText { [weak self] _, text in self?.arrived(.text(text)) }
             socket.onBinary { [weak self] _, buffer in self?.arrived(.binary(Data(buffer.readableBytesView))) }
-            socket.onPong { [weak self] _, _ in
-                guard let self else { return }
-                let waiters = state.withLock { state in
-                    defer { state.pingWaiters = [] }
-                    return state.pingWaiters
-                }
-                for waiter in waiters { waiter.resume() }
-            }
+            socket.onPong { [weak self] _, _ in self?.inbox.pongArrived() }
             socket.onClose.whenComplete { [weak self] _ in
                 guard let self else { return }
                 let byUs = state.withLock { $0.closingByUs }
@@ -138,10 +124,10 @@
                                 WebSocketFailure(
                                     .protocolViolation, "closed with \(code): a protocol error", closeCode: code)))
                     default:
-                        finish(.closed(code))
+                        finish(.closed(code, reason: nil))
                     }
                 } else if byUs {
-                    finish(.closed(.normalClosure))
+                    finish(.closed(.normalClosure, reason: nil))
                 } else {
                     finish(
                         .failed(
@@ -180,59 +166,25 @@
             }
         }
 
-        /// A message arrived: to the waiting reader, else into the inbox (failing the connection when it is full).
+        /// A message arrived: to the waiting reader, else into the inbox; a full inbox fails the connection (this
+        /// transport cannot pause the socket).
         private func arrived(_ message: WebSocketMessage) {
-            let (reader, overflow, socket) = state.withLock {
-                state -> (CheckedContinuation<WebSocketMessage?, any Error>?, Bool, WebSocketKit.WebSocket?) in
-                guard state.end == nil else { return (nil, false, nil) }
-                if let reader = state.reader {
-                    state.reader = nil
-                    return (reader, false, nil)
-                }
-                guard state.inbox.count < options.receiveBufferLimit else { return (nil, true, state.socket) }
-                state.inbox.append(message)
-                return (nil, false, nil)
-            }
-            reader?.resume(returning: message)
-            if overflow {
-                finish(
-                    .failed(
-                        WebSocketFailure(
-                            .bufferOverflow,
-                            "the reader fell more than \(options.receiveBufferLimit) messages behind "
-                                + "(receiveBufferLimit); this transport cannot pause the socket",
-                            closeCode: .policyViolation)))
-                _ = socket?.close(code: .policyViolation)
-            }
+            guard inbox.deliver(message) == .full else { return }
+            finish(
+                .failed(
+                    WebSocketFailure(
+                        .bufferOverflow,
+                        "the reader fell more than \(options.receiveBufferLimit) messages behind "
+                            + "(receiveBufferLimit); this transport cannot pause the socket",
+                        closeCode: .policyViolation)))
+            _ = state.value.socket?.close(code: .policyViolation)
         }
 
-        private func finish(_ end: End) {
-            let (reader, waiters) = state.withLock { state in
-                guard state.end == nil else {
-                    return (
-                        CheckedContinuation<WebSocketMessage?, any Error>?.none,
-                        [CheckedContinuation<Void, any Error>]()
-                    )
-                }
-                state.end = end
-                defer {
-                    state.reader = nil
-                    state.pingWaiters = []
-                }
-                return (state.reader, state.pingWaiters)
-            }
-            switch end {
-            case .closed: reader?.resume(returning: nil)
-            case .failed(let failure): reader?.resume(throwing: failure)
-            }
-            for waiter in waiters {
-                waiter.resume(throwing: WebSocketFailure(.connectionLost, "the connection closed"))
-            }
-        }
+        private func finish(_ end: WebSocketInbox.End) { inbox.finish(end) }
 
         func send(_ message: WebSocketMessage) async throws {
             let socket = try state.withLock { state -> WebSocketKit.WebSocket in
-                guard state.end == nil, let socket = state.socket else {
+                guard self.inbox.end == nil, let socket = state.socket else {
                     throw WebSocketFailure(.connectionLost, "the connection is closed")
                 }
                 return socket
@@ -243,50 +195,13 @@
             }
         }
 
-        func receive() async throws -> WebSocketMessage? {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let ready = state.withLock { state -> Result<WebSocketMessage?, any Error>? in
-                        if !state.inbox.isEmpty { return .success(state.inbox.removeFirst()) }
-                        switch state.end {
-                        case .closed: return .success(nil)
-                        case .failed(let failure): return .failure(failure)
-                        case nil:
-                            state.reader = continuation
-                            return nil
-                        }
-                    }
-                    if let ready { continuation.resume(with: ready) }
-                }
-            } onCancel: {
-                let reader = state.withLock { state in
-                    defer { state.reader = nil }
-                    return state.reader
-                }
-                reader?.resume(throwing: CancellationError())
-            }
-        }
+        func receive() async throws -> WebSocketMessage? { try await inbox.receive() }
 
         func ping() async throws {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let socket = state.withLock { state -> WebSocketKit.WebSocket? in
-                        guard state.end == nil, let socket = state.socket else { return nil }
-                        state.pingWaiters.append(continuation)
-                        return socket
-                    }
-                    guard let socket else {
-                        return continuation.resume(throwing: WebSocketFailure(.connectionLost, "the connection closed"))
-                    }
-                    socket.sendPing()
-                }
-            } onCancel: {
-                let waiters = state.withLock { state in
-                    defer { state.pingWaiters = [] }
-                    return state.pingWaiters
-                }
-                for waiter in waiters { waiter.resume(throwing: CancellationError()) }
+            guard let socket = state.value.socket else {
+                throw WebSocketFailure(.connectionLost, "the connection closed")
             }
+            try await inbox.awaitPong { socket.sendPing() }
         }
 
         func close(code: WebSocketCloseCode, reason: String) async {
@@ -307,13 +222,7 @@
             _ = socket?.close(code: .unknown(1006))
         }
 
-        var closeCode: WebSocketCloseCode? {
-            switch state.value.end {
-            case .closed(let code): code
-            case .failed(let failure): failure.closeCode ?? .abnormalClosure
-            case nil: nil
-            }
-        }
+        var closeCode: WebSocketCloseCode? { inbox.closeCode }
 
         var closeReason: String? { nil }  // websocket-kit does not read the reason of a close frame
     }

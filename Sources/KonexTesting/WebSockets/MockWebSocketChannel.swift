@@ -3,26 +3,16 @@ import Konex
 
 /// The client's end of a mock connection, fed by a ``WebSocketStep`` script running on the mock's clock.
 final class MockWebSocketChannel: WebSocketChannel {
-    private enum End {
-        case closed(WebSocketCloseCode, String)
-        case failed(WebSocketFailure)
-    }
-
     private struct State {
-        var inbox: [WebSocketMessage] = []
-        var reader: CheckedContinuation<WebSocketMessage?, any Error>?
         /// Client messages the script has not read yet, and the script waiting for one.
         var unread: [WebSocketMessage] = []
         var expecting: CheckedContinuation<WebSocketMessage?, Never>?
-        /// The script waiting for room in a full inbox: back pressure from a slow reader.
-        var roomWaiter: CheckedContinuation<Void, Never>?
-        var pingWaiters: [CheckedContinuation<Void, any Error>] = []
         var answeringPings = true
-        var end: End?
         var script: Task<Void, Never>?
     }
 
     private let state = Lock(State())
+    private let inbox: WebSocketInbox
     let response: HTTPURLResponse
     let session: MockWebSocketSession
     private let options: WebSocketOptions
@@ -31,6 +21,7 @@ final class MockWebSocketChannel: WebSocketChannel {
         self.response = response
         self.session = session
         self.options = options
+        inbox = WebSocketInbox(limit: options.receiveBufferLimit)
     }
 
     /// Runs `steps` on `clock`, from now.
@@ -44,7 +35,7 @@ final class MockWebSocketChannel: WebSocketChannel {
         state.withLock { $0.script = task }
     }
 
-    private var isEnded: Bool { state.withLock { $0.end != nil } }
+    private var isEnded: Bool { inbox.end != nil }
 
     private func perform(_ step: WebSocketStep, on clock: any Clock<Duration>) async throws {
         func pause(_ delay: Duration) async throws { if delay > .zero { try await clock.sleep(for: delay) } }
@@ -56,7 +47,7 @@ final class MockWebSocketChannel: WebSocketChannel {
             guard let got = await nextClientMessage() else { return }
             if got != wanted {
                 session.state.withLock { $0.mismatches.append("expected \(wanted), got \(got)") }
-                finish(.closed(.policyViolation, "unexpected message"))
+                finish(.closed(.policyViolation, reason: "unexpected message"))
             }
         case .expectAnyMessage:
             _ = await nextClientMessage()
@@ -64,7 +55,7 @@ final class MockWebSocketChannel: WebSocketChannel {
             try await pause(delay)
         case .close(let code, let reason, let delay):
             try await pause(delay)
-            finish(.closed(code, reason))
+            finish(.closed(code, reason: reason))
         case .abort(let delay):
             try await pause(delay)
             finish(
@@ -92,28 +83,7 @@ final class MockWebSocketChannel: WebSocketChannel {
                     "a message of \(message.data.count) bytes is over maximumMessageSize (\(options.maximumMessageSize))",
                     closeCode: .messageTooBig))
         }
-        while true {
-            let full = state.withLock { $0.end == nil && $0.inbox.count >= options.receiveBufferLimit }
-            guard full else { break }
-            await withCheckedContinuation { continuation in
-                let waitNow = state.withLock { state -> Bool in
-                    guard state.end == nil, state.inbox.count >= options.receiveBufferLimit else { return false }
-                    state.roomWaiter = continuation
-                    return true
-                }
-                if !waitNow { continuation.resume() }
-            }
-        }
-        let reader = state.withLock { state -> CheckedContinuation<WebSocketMessage?, any Error>? in
-            guard state.end == nil else { return nil }
-            if let reader = state.reader {
-                state.reader = nil
-                return reader
-            }
-            state.inbox.append(message)
-            return nil
-        }
-        reader?.resume(returning: message)
+        while inbox.deliver(message) == .full { await inbox.waitForRoom() }
     }
 
     /// The client's next message for an `expect` step; `nil` once the connection ended.
@@ -121,7 +91,7 @@ final class MockWebSocketChannel: WebSocketChannel {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> WebSocketMessage?? in
                 if !state.unread.isEmpty { return .some(state.unread.removeFirst()) }
-                if state.end != nil { return .some(nil) }
+                if self.inbox.end != nil { return .some(nil) }
                 state.expecting = continuation
                 return .none
             }
@@ -135,44 +105,22 @@ final class MockWebSocketChannel: WebSocketChannel {
         finish(.failed(failure))
     }
 
-    /// Ends the connection once: everyone waiting wakes.
-    private func finish(_ end: End) {
-        let woken = state.withLock { state in
-            guard state.end == nil else {
-                return (
-                    CheckedContinuation<WebSocketMessage?, any Error>?.none,
-                    CheckedContinuation<WebSocketMessage?, Never>?.none, CheckedContinuation<Void, Never>?.none,
-                    [CheckedContinuation<Void, any Error>](), Task<Void, Never>?.none
-                )
-            }
-            state.end = end
-            defer {
-                state.reader = nil
-                state.expecting = nil
-                state.roomWaiter = nil
-                state.pingWaiters = []
-            }
-            // A reader with messages still queued gets them first; one waiting on an empty inbox hears the end now.
-            return (state.reader, state.expecting, state.roomWaiter, state.pingWaiters, state.script)
+    /// Ends the connection once: the reader, pings and the script's waits all wake.
+    private func finish(_ end: WebSocketInbox.End) {
+        guard inbox.finish(end) else { return }
+        let expecting = state.withLock { state in
+            defer { state.expecting = nil }
+            return state.expecting
         }
         session.state.withLock { $0.closed = true }
-        let (reader, expecting, roomWaiter, pingWaiters, _) = woken
-        switch end {
-        case .closed: reader?.resume(returning: nil)
-        case .failed(let failure): reader?.resume(throwing: failure)
-        }
         expecting?.resume(returning: nil)
-        roomWaiter?.resume()
-        for waiter in pingWaiters {
-            waiter.resume(throwing: WebSocketFailure(.connectionLost, "the connection closed"))
-        }
     }
 
     // MARK: WebSocketChannel
 
     func send(_ message: WebSocketMessage) async throws {
         let expecting = try state.withLock { state -> CheckedContinuation<WebSocketMessage?, Never>? in
-            if state.end != nil { throw WebSocketFailure(.connectionLost, "the connection is closed") }
+            if self.inbox.end != nil { throw WebSocketFailure(.connectionLost, "the connection is closed") }
             if let expecting = state.expecting {
                 state.expecting = nil
                 return expecting
@@ -184,56 +132,13 @@ final class MockWebSocketChannel: WebSocketChannel {
         expecting?.resume(returning: message)
     }
 
-    func receive() async throws -> WebSocketMessage? {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock { state -> Result<WebSocketMessage?, any Error>? in
-                    if !state.inbox.isEmpty {
-                        let message = state.inbox.removeFirst()
-                        if let room = state.roomWaiter {
-                            state.roomWaiter = nil
-                            Task { room.resume() }
-                        }
-                        return .success(message)
-                    }
-                    switch state.end {
-                    case .closed: return .success(nil)
-                    case .failed(let failure): return .failure(failure)
-                    case nil:
-                        state.reader = continuation
-                        return nil
-                    }
-                }
-                if let ready { continuation.resume(with: ready) }
-            }
-        } onCancel: {
-            let reader = state.withLock { state in
-                defer { state.reader = nil }
-                return state.reader
-            }
-            reader?.resume(throwing: CancellationError())
-        }
-    }
+    func receive() async throws -> WebSocketMessage? { try await inbox.receive() }
 
     func ping() async throws {
         session.state.withLock { $0.pings += 1 }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let answer = state.withLock { state -> Result<Void, any Error>? in
-                    if state.end != nil { return .failure(WebSocketFailure(.connectionLost, "the connection closed")) }
-                    if state.answeringPings { return .success(()) }
-                    state.pingWaiters.append(continuation)
-                    return nil
-                }
-                if let answer { continuation.resume(with: answer) }
-            }
-        } onCancel: {
-            let waiters = state.withLock { state in
-                defer { state.pingWaiters = [] }
-                return state.pingWaiters
-            }
-            for waiter in waiters { waiter.resume(throwing: CancellationError()) }
-        }
+        if inbox.end != nil { throw WebSocketFailure(.connectionLost, "the connection closed") }
+        if state.withLock({ $0.answeringPings }) { return }
+        try await inbox.awaitPong(sending: {})  // never answered: ends with the connection, or when cancelled
     }
 
     func close(code: WebSocketCloseCode, reason: String) async {
@@ -242,7 +147,7 @@ final class MockWebSocketChannel: WebSocketChannel {
             $0.clientCloseReason = $0.clientCloseReason ?? reason
         }
         let script = state.withLock { $0.script }
-        finish(.closed(code, reason))  // the mock server answers a close with the same code
+        finish(.closed(code, reason: reason))  // the mock server answers a close with the same code
         script?.cancel()
     }
 
@@ -254,16 +159,6 @@ final class MockWebSocketChannel: WebSocketChannel {
         script?.cancel()
     }
 
-    var closeCode: WebSocketCloseCode? {
-        switch state.value.end {
-        case .closed(let code, _): code
-        case .failed(let failure): failure.closeCode ?? .abnormalClosure
-        case nil: nil
-        }
-    }
-
-    var closeReason: String? {
-        if case .closed(_, let reason) = state.value.end { return reason }
-        return nil
-    }
+    var closeCode: WebSocketCloseCode? { inbox.closeCode }
+    var closeReason: String? { inbox.closeReason }
 }

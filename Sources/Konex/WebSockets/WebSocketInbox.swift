@@ -1,0 +1,168 @@
+import Foundation
+
+/// The receiving half every ``WebSocketChannel`` needs: messages queued for a reader (bounded), a reader waiting for
+/// one, pings waiting for their pong, and an end that wakes them all once. Transports and KonexTesting's mock share it.
+package final class WebSocketInbox: Sendable {
+    /// How a connection ended.
+    package enum End: Sendable {
+        case closed(WebSocketCloseCode, reason: String?)
+        case failed(WebSocketFailure)
+    }
+
+    /// What ``deliver(_:)`` did with a message.
+    package enum Delivery: Sendable {
+        case delivered
+        /// The inbox holds `limit` messages: nothing was queued.
+        case full
+        /// The connection is over: nothing was queued.
+        case ended
+    }
+
+    private struct State {
+        var messages: [WebSocketMessage] = []
+        var reader: CheckedContinuation<WebSocketMessage?, any Error>?
+        var roomWaiter: CheckedContinuation<Void, Never>?
+        var pongWaiters: [CheckedContinuation<Void, any Error>] = []
+        var end: End?
+    }
+
+    private let state = Lock(State())
+    /// The most messages held for a reader.
+    package let limit: Int
+
+    package init(limit: Int) { self.limit = max(1, limit) }
+
+    /// How the connection ended; `nil` while it is open.
+    package var end: End? { state.value.end }
+
+    /// The close code: the peer's, or the failure's (1006 when it had none); `nil` while open.
+    package var closeCode: WebSocketCloseCode? {
+        switch end {
+        case .closed(let code, _): code
+        case .failed(let failure): failure.closeCode ?? .abnormalClosure
+        case nil: nil
+        }
+    }
+
+    /// The reason that came with the close code.
+    package var closeReason: String? {
+        if case .closed(_, let reason) = end { return reason }
+        return nil
+    }
+
+    /// Hands `message` to a waiting reader, or queues it.
+    package func deliver(_ message: WebSocketMessage) -> Delivery {
+        let (outcome, reader) = state.withLock {
+            state -> (Delivery, CheckedContinuation<WebSocketMessage?, any Error>?) in
+            guard state.end == nil else { return (.ended, nil) }
+            if let reader = state.reader {
+                state.reader = nil
+                return (.delivered, reader)
+            }
+            guard state.messages.count < limit else { return (.full, nil) }
+            state.messages.append(message)
+            return (.delivered, nil)
+        }
+        reader?.resume(returning: message)
+        return outcome
+    }
+
+    /// Returns once the inbox has room (or the connection is over): a producer that can wait gives back pressure.
+    package func waitForRoom() async {
+        await withCheckedContinuation { continuation in
+            let waits = state.withLock { state -> Bool in
+                guard state.end == nil, state.messages.count >= limit else { return false }
+                state.roomWaiter = continuation
+                return true
+            }
+            if !waits { continuation.resume() }
+        }
+    }
+
+    /// The next message; `nil` after a clean close; the failure after a broken one. Queued messages come first.
+    package func receive() async throws -> WebSocketMessage? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let (ready, room) = state.withLock {
+                    state -> (Result<WebSocketMessage?, any Error>?, CheckedContinuation<Void, Never>?) in
+                    if !state.messages.isEmpty {
+                        defer { state.roomWaiter = nil }
+                        return (.success(state.messages.removeFirst()), state.roomWaiter)
+                    }
+                    switch state.end {
+                    case .closed: return (.success(nil), nil)
+                    case .failed(let failure): return (.failure(failure), nil)
+                    case nil:
+                        state.reader = continuation
+                        return (nil, nil)
+                    }
+                }
+                room?.resume()
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            let reader = state.withLock { state in
+                defer { state.reader = nil }
+                return state.reader
+            }
+            reader?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Waits for the next pong after running `send` (which sends the ping); throws if the connection ends first.
+    package func awaitPong(sending send: @Sendable () -> Void) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let open = state.withLock { state -> Bool in
+                    guard state.end == nil else { return false }
+                    state.pongWaiters.append(continuation)
+                    return true
+                }
+                guard open else {
+                    return continuation.resume(throwing: WebSocketFailure(.connectionLost, "the connection closed"))
+                }
+                send()
+            }
+        } onCancel: {
+            for waiter in takePongWaiters() { waiter.resume(throwing: CancellationError()) }
+        }
+    }
+
+    /// A pong arrived: every ping waiting is answered.
+    package func pongArrived() {
+        for waiter in takePongWaiters() { waiter.resume() }
+    }
+
+    private func takePongWaiters() -> [CheckedContinuation<Void, any Error>] {
+        state.withLock { state in
+            defer { state.pongWaiters = [] }
+            return state.pongWaiters
+        }
+    }
+
+    /// Ends the connection once: a waiting reader hears the end (queued messages stay readable first), pings fail,
+    /// a producer waiting for room goes on. Returns whether this call ended it.
+    @discardableResult
+    package func finish(_ end: End) -> Bool {
+        let woken = state.withLock {
+            state -> (CheckedContinuation<WebSocketMessage?, any Error>?, CheckedContinuation<Void, Never>?)? in
+            guard state.end == nil else { return nil }
+            state.end = end
+            defer {
+                state.reader = nil
+                state.roomWaiter = nil
+            }
+            return (state.reader, state.roomWaiter)
+        }
+        guard let (reader, room) = woken else { return false }
+        switch end {
+        case .closed: reader?.resume(returning: nil)
+        case .failed(let failure): reader?.resume(throwing: failure)
+        }
+        room?.resume()
+        for waiter in takePongWaiters() {
+            waiter.resume(throwing: WebSocketFailure(.connectionLost, "the connection closed"))
+        }
+        return true
+    }
+}
