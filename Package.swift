@@ -26,7 +26,7 @@ let package = Package(
         .trait(
             name: "AsyncHTTPClient",
             description:
-                "KonexAsyncHTTPClient: transports over swift-server/async-http-client and vapor/websocket-kit (SwiftNIO), for servers"
+                "KonexAsyncHTTPClient: transports over swift-server/async-http-client and SwiftNIO's WebSocket codec, for servers"
         ),
         .trait(
             name: "Tracing",
@@ -42,6 +42,8 @@ let package = Package(
         // Resolved only when the AsyncHTTPClient trait is on.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
+        // Only konex-bench uses it: the raw WebSocket client Konex's WebSocket is measured against.
         .package(url: "https://github.com/vapor/websocket-kit.git", from: "2.16.0"),
         // Resolved only when the Tracing trait (or AsyncHTTPClient, which uses it too) is on.
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
@@ -61,8 +63,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 // NIOWebSocketTransport: WebSockets on Linux, where libcurl has no ws/wss.
-                .product(name: "WebSocketKit", package: "websocket-kit", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
                 // AsyncHTTPClient traces too: the transport makes sure one layer, not two, writes the trace context.
                 .product(
                     name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["AsyncHTTPClient"])),

@@ -4,7 +4,10 @@ Paths: /echo (every message back), /auth (401 unless "Authorization: Bearer fres
 then each message back prefixed), /slow-reader (500 messages of 1 KiB at once, then a close), /close-1011 ("bye",
 then close 1011 "restarting"), /fragmented (one text message in three fragments with a ping between them),
 /too-big (one 2 MiB binary message), /stats?id=ID (JSON: how the connection with ?id=ID ended: the client's close
-code, from the server's side). python-websockets refuses client frames that are not masked (RFC 6455 §5.1), so every
+code, from the server's side), /flood?id=ID&count=N&size=S (N numbered binary messages of S bytes as fast as the
+client takes them; /progress?id=ID says how many went out, so a test sees back pressure), /bad-utf8 (a text frame that
+is not UTF-8), /reserved-bit (a frame with RSV1 set and no extension), /deaf ("ready", then it stops reading: a close
+from the client is never answered). python-websockets refuses client frames that are not masked (RFC 6455 §5.1), so every
 exchange that succeeds here also proves the client masked its frames.
 """
 import asyncio
@@ -17,6 +20,7 @@ from websockets.asyncio.server import serve
 from websockets.frames import Frame, Opcode
 
 ended = {}  # connection id -> {"code": int | None, "reason": str}
+progress = {}  # connection id -> messages /flood has sent
 
 
 def query(path):
@@ -28,6 +32,11 @@ async def process_request(connection, request):
     if path == "/stats":
         info = ended.get(query(request.path).get("id", ""), {})
         response = connection.respond(HTTPStatus.OK, json.dumps(info) + "\n")
+        response.headers["Content-Type"] = "application/json"
+        return response
+    if path == "/progress":
+        sent = progress.get(query(request.path).get("id", ""), 0)
+        response = connection.respond(HTTPStatus.OK, json.dumps({"sent": sent}) + "\n")
         response.headers["Content-Type"] = "application/json"
         return response
     if path == "/health":
@@ -64,6 +73,30 @@ async def handler(ws):
             await ws.send(fragments())
             async for message in ws:
                 await ws.send(message)
+        elif path == "/flood":
+            args = query(ws.request.path)
+            count, size = int(args.get("count", "100")), int(args.get("size", "1024"))
+            for i in range(count):
+                # send() waits while the socket's buffer is full: a client that stops reading holds this loop.
+                await ws.send(i.to_bytes(4, "big") + b"\x00" * (size - 4))
+                if conn_id:
+                    progress[conn_id] = i + 1
+            await ws.close(1000, "flooded")
+        elif path == "/bad-utf8":
+            async with ws.send_context():
+                ws.protocol.send_text(b"caf\xc3")  # the first byte of "é" and nothing after it
+            async for message in ws:
+                pass
+        elif path == "/reserved-bit":
+            # Written past the protocol layer, which refuses to serialise a reserved bit: FIN | RSV1 | text, 11 bytes.
+            ws.transport.write(b"\xc1\x0bcompressed?")
+            async for message in ws:
+                pass
+        elif path == "/deaf":
+            await ws.send("ready")
+            ws.transport.pause_reading()  # the client's close frame is never read, so never answered
+            await asyncio.sleep(10)
+            ws.transport.abort()
         elif path == "/too-big":
             await ws.send(b"\x00" * (2 << 20))
             async for message in ws:

@@ -27,6 +27,12 @@ enum WebSocketServer {
         }
         return (nil, "")
     }
+
+    /// How many messages /flood has sent on the connection `id`.
+    static func progress(_ id: String) async throws -> Int {
+        struct Progress: Decodable, Sendable { let sent: Int }
+        return try await KonexClient(baseURL: url!).request("progress?id=\(id)").responseObject(of: Progress.self).sent
+    }
 }
 
 /// URLSessionTransport on this platform: WebSockets where libcurl speaks them, else a precise error at once.
@@ -111,9 +117,7 @@ struct URLSessionWebSocketTests {
             let socket = try await client.request("too-big?id=\(id)")
                 .webSocket(options: WebSocketOptions(maximumMessageSize: 1 << 20))
             let error = try await #require(throws: KonexError.self) { for try await _ in socket.messages {} }
-            // NIO closes with 1009 itself (the server saw it); websocket-kit then reports only that the connection
-            // ended, so the reader's error is `.connection` here, `.protocolViolation` over URLSession and the mock.
-            #expect(error.stage == .connection || error.stage == .protocolViolation)
+            #expect(error.stage == .protocolViolation && error.message.contains("1009"))
             #expect(try await WebSocketServer.ended(id).code == 1009)
         }
 
@@ -137,12 +141,96 @@ struct URLSessionWebSocketTests {
             #expect(try await WebSocketServer.ended(id).code == 1001)
         }
 
-        @Test func aReaderTooFarBehindFailsPreciselyBecauseThisTransportCannotPause() async throws {
-            let socket = try await client.request("slow-reader")
-                .webSocket(options: WebSocketOptions(receiveBufferLimit: 10))
+        @Test func aSlowReaderPausesTheSocketSoTheServerWaitsAndNothingIsLost() async throws {
+            let id = UUID().uuidString
+            let count = 2_000
+            let socket = try await client.request("flood?id=\(id)&count=\(count)&size=16384")
+                .webSocket(options: WebSocketOptions(receiveBufferLimit: 8))
             try await Task.sleep(for: .milliseconds(500))
+            // 32 MiB were ready to go; a reader that took nothing for half a second held the server to what the
+            // inbox, one socket read and the kernel's buffers hold.
+            let sentWhileIdle = try await WebSocketServer.progress(id)
+            #expect(
+                sentWhileIdle < count / 2, "the server sent \(sentWhileIdle) of \(count) to a reader that read none")
+            var expected: UInt32 = 0
+            for try await message in socket.messages {
+                guard case .binary(let data) = message, data.count == 16_384 else {
+                    Issue.record("message \(expected) is \(message)")
+                    break
+                }
+                #expect(data.prefix(4).reduce(0) { $0 << 8 | UInt32($1) } == expected)
+                expected += 1
+            }
+            #expect(expected == UInt32(count))  // in order, none lost, then the server's clean close
+            #expect(socket.closeCode == .normalClosure && socket.closeReason == "flooded")
+        }
+
+        @Test func theServersCloseReasonArrivesAndOursReachesTheServer() async throws {
+            let socket = try await client.request("close-1011").webSocket()
+            do { for try await _ in socket.messages {} } catch {}  // 1011 is a connection error; the reason is kept
+            #expect(socket.closeCode == .internalServerError && socket.closeReason == "restarting")
+
+            let id = UUID().uuidString
+            let echo = try await client.request("echo?id=\(id)").webSocket()
+            await echo.close(.goingAway, reason: String(repeating: "é", count: 100))  // 200 bytes: cut to 123
+            let ended = try await WebSocketServer.ended(id)
+            #expect(ended.code == 1001 && ended.reason == String(repeating: "é", count: 61))
+        }
+
+        @Test func textThatIsNotUTF8IsClosedWith1007() async throws {
+            let id = UUID().uuidString
+            let socket = try await client.request("bad-utf8?id=\(id)").webSocket()
             let error = try await #require(throws: KonexError.self) { for try await _ in socket.messages {} }
-            #expect((error.underlyingError as? WebSocketFailure)?.kind == .bufferOverflow)
+            #expect(error.stage == .protocolViolation && error.message.contains("UTF-8"))
+            #expect(try await WebSocketServer.ended(id).code == 1007)
+        }
+
+        @Test func aReservedBitWithoutAnExtensionIsClosedWith1002() async throws {
+            let id = UUID().uuidString
+            let socket = try await client.request("reserved-bit?id=\(id)").webSocket()
+            let error = try await #require(throws: KonexError.self) { for try await _ in socket.messages {} }
+            #expect(error.stage == .protocolViolation && socket.closeCode == .protocolError)
+            #expect(try await WebSocketServer.ended(id).code == 1002)
+        }
+
+        @Test func aServerThatNeverAnswersTheCloseIsDroppedAfterTheCloseTimeout() async throws {
+            let socket = try await client.request("deaf")
+                .webSocket(options: WebSocketOptions(closeTimeout: .milliseconds(300)))
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("ready"))
+            let clock = ContinuousClock()
+            let took = await clock.measure { await socket.close() }
+            #expect(took >= .milliseconds(250) && took < .seconds(3), "close took \(took)")
+            #expect(socket.closeCode == .abnormalClosure)  // RFC 6455 §7.1.5: no close frame came back
+        }
+
+        @Test func aRefusalKeepsItsHeadersAndTheStartOfItsBody() async throws {
+            let error = try await #require(throws: KonexError.self) { _ = try await client.request("auth").webSocket() }
+            #expect(error.statusCode == 401)
+            #expect(String(decoding: error.data ?? Data(), as: UTF8.self) == "token expired\n")
+            #expect(error.response?.value(forHTTPHeaderField: "Content-Length") == "14")
+        }
+
+        @Test func aHandshakeToAPortWithNoServerFailsAtOnceAndNamesTheURL() async throws {
+            let nobody = KonexClient(
+                baseURL: URL(string: "ws://127.0.0.1:9")!, webSocketTransport: NIOWebSocketTransport.shared)
+            let error = try await #require(throws: KonexError.self) { _ = try await nobody.request("chat").webSocket() }
+            #expect(error.stage == .transport && error.url?.absoluteString == "ws://127.0.0.1:9/chat")
+        }
+
+        @Test func cancellingTheHandshakeEndsItAtOnce() async throws {
+            // It reads the handshake and answers nothing.
+            let silent = try MisbehavingServer(reply: Data(), holdingReplies: true)
+            let client = KonexClient(
+                baseURL: URL(string: "ws://127.0.0.1:\(silent.port)")!, webSocketTransport: NIOWebSocketTransport.shared
+            )
+            let opening = Task { try await client.request("chat").timeout(.seconds(30)).webSocket() }
+            try await Task.sleep(for: .milliseconds(100))
+            let clock = ContinuousClock()
+            let start = clock.now
+            opening.cancel()
+            let error = try await #require(throws: KonexError.self) { _ = try await opening.value }
+            #expect(error.stage == .cancelled && clock.now - start < .seconds(1))
         }
     }
 #endif

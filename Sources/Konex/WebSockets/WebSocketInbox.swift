@@ -24,6 +24,9 @@ package final class WebSocketInbox: Sendable {
         var roomWaiter: CheckedContinuation<Void, Never>?
         var pongWaiters: [CheckedContinuation<Void, any Error>] = []
         var end: End?
+        /// A delivery found the inbox full: the next message read makes room, and ``roomHandler`` hears of it.
+        var producerWaits = false
+        var roomHandler: (@Sendable () -> Void)?
     }
 
     private let state = Lock(State())
@@ -31,6 +34,12 @@ package final class WebSocketInbox: Sendable {
     package let limit: Int
 
     package init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Calls `handler` (on the reader's task) each time a reader takes a message from an inbox a delivery found
+    /// full: a transport that paused its socket reads again. Set it once, before the first delivery.
+    package func whenRoom(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.roomHandler = handler }
+    }
 
     /// How the connection ended; `nil` while it is open.
     package var end: End? { state.value.end }
@@ -59,7 +68,10 @@ package final class WebSocketInbox: Sendable {
                 state.reader = nil
                 return (.delivered, reader)
             }
-            guard state.messages.count < limit else { return (.full, nil) }
+            guard state.messages.count < limit else {
+                state.producerWaits = true
+                return (.full, nil)
+            }
             state.messages.append(message)
             return (.delivered, nil)
         }
@@ -83,21 +95,31 @@ package final class WebSocketInbox: Sendable {
     package func receive() async throws -> WebSocketMessage? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let (ready, room) = state.withLock {
-                    state -> (Result<WebSocketMessage?, any Error>?, CheckedContinuation<Void, Never>?) in
+                let (ready, room, handler) = state.withLock {
+                    state -> (
+                        Result<WebSocketMessage?, any Error>?, CheckedContinuation<Void, Never>?,
+                        (@Sendable () -> Void)?
+                    ) in
                     if !state.messages.isEmpty {
-                        defer { state.roomWaiter = nil }
-                        return (.success(state.messages.removeFirst()), state.roomWaiter)
+                        defer {
+                            state.roomWaiter = nil
+                            state.producerWaits = false
+                        }
+                        return (
+                            .success(state.messages.removeFirst()), state.roomWaiter,
+                            state.producerWaits ? state.roomHandler : nil
+                        )
                     }
                     switch state.end {
-                    case .closed: return (.success(nil), nil)
-                    case .failed(let failure): return (.failure(failure), nil)
+                    case .closed: return (.success(nil), nil, nil)
+                    case .failed(let failure): return (.failure(failure), nil, nil)
                     case nil:
                         state.reader = continuation
-                        return (nil, nil)
+                        return (nil, nil, nil)
                     }
                 }
                 room?.resume()
+                handler?()
                 if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {

@@ -42,17 +42,30 @@ public protocol WebSocketChannel: Sendable {
 public struct WebSocketOptions: Sendable, Hashable {
     /// The largest message accepted, in bytes; larger closes the connection with 1009. 16 MiB by default.
     public var maximumMessageSize: Int
-    /// The most messages held for a reader slower than the network. Transports that read their socket only when
-    /// asked hold fewer; one that cannot pause fails the connection when the reader falls this far behind.
+    /// The most messages held for a reader slower than the network. A transport that can pause its socket stops
+    /// reading when this many wait (so the server's writes slow down); one that cannot pause fails the connection
+    /// when the reader falls this far behind.
     public var receiveBufferLimit: Int
     /// Ask for `permessage-deflate` where the transport offers it.
     public var compression: Bool
+    /// How long ``WebSocket/close(_:reason:)`` waits for the peer to answer the close before it drops the
+    /// connection (the close code is then 1006). 5 seconds by default.
+    public var closeTimeout: Duration
 
     /// Creates options.
-    public init(maximumMessageSize: Int = 16 << 20, receiveBufferLimit: Int = 256, compression: Bool = false) {
+    /// - Parameters:
+    ///   - maximumMessageSize: The largest message accepted, in bytes.
+    ///   - receiveBufferLimit: The most messages held for a slow reader.
+    ///   - compression: Ask for `permessage-deflate` where the transport offers it.
+    ///   - closeTimeout: How long a close waits for the peer's answer.
+    public init(
+        maximumMessageSize: Int = 16 << 20, receiveBufferLimit: Int = 256, compression: Bool = false,
+        closeTimeout: Duration = .seconds(5)
+    ) {
         self.maximumMessageSize = maximumMessageSize
         self.receiveBufferLimit = receiveBufferLimit
         self.compression = compression
+        self.closeTimeout = closeTimeout
     }
 }
 

@@ -4,18 +4,18 @@
     import Konex
     import NIOCore
     import NIOHTTP1
+    import NIOPosix
+    import NIOSSL
     import NIOWebSocket
-    import WebSocketKit
 
-    /// A ``Konex/WebSocketTransport`` over SwiftNIO (vapor/websocket-kit), for Linux, where FoundationNetworking's
-    /// libcurl cannot open WebSockets.
+    /// A ``Konex/WebSocketTransport`` over SwiftNIO, for Linux, where FoundationNetworking's libcurl cannot open
+    /// WebSockets.
     ///
-    /// Why websocket-kit: a refused handshake comes back with its status and headers, so a 401 reaches Konex's retriers
-    /// (hummingbird's swift-websocket reports only that the upgrade failed), and it needs no package the
-    /// AsyncHTTPClient trait does not already bring but itself. What it does not do, and Konex says so instead of
-    /// pretending: it cannot pause reading (a reader more than ``Konex/WebSocketOptions/receiveBufferLimit`` messages
-    /// behind fails the connection with `bufferOverflow`), it decodes text leniently (invalid UTF-8 is not closed
-    /// with 1007), it sends no close reason, and it has no `permessage-deflate`.
+    /// Konex speaks RFC 6455 itself on NIO's frame codec, so the connection keeps every promise ``Konex/WebSocket``
+    /// makes: a refused handshake keeps its status, headers and the start of its body (a 401 reaches the retriers);
+    /// a slow reader pauses the socket instead of overflowing a buffer; text that is not UTF-8 is closed with 1007, a
+    /// message over the limit with 1009, a broken frame with 1002; close reasons go both ways; and a server that never
+    /// answers a close is dropped after ``Konex/WebSocketOptions/closeTimeout``. It has no `permessage-deflate`.
     /// ```swift
     /// let client = KonexClient(baseURL: api, transport: AsyncHTTPClientTransport.shared,
     ///                          webSocketTransport: NIOWebSocketTransport.shared)
@@ -24,206 +24,120 @@
     public final class NIOWebSocketTransport: WebSocketTransport {
         /// Where connections run.
         public let eventLoopGroup: any EventLoopGroup
+        /// How `wss` connections check the server (and present a client certificate).
+        public let tlsConfiguration: TLSConfiguration
+        private let tlsContext = Lock<NIOSSLContext?>(nil)
 
         /// A transport on AsyncHTTPClient's default event loop group.
         public static let shared = NIOWebSocketTransport()
 
         /// Creates a transport.
-        /// - Parameter eventLoopGroup: Where connections run; AsyncHTTPClient's default group by default.
-        public init(eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) {
+        /// - Parameters:
+        ///   - eventLoopGroup: Where connections run; AsyncHTTPClient's default group by default.
+        ///   - tlsConfiguration: How `wss` connections check the server; the system's trust roots by default.
+        public init(
+            eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
+            tlsConfiguration: TLSConfiguration = .makeClientConfiguration()
+        ) {
             self.eventLoopGroup = eventLoopGroup
+            self.tlsConfiguration = tlsConfiguration
         }
 
         public func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel {
-            guard let given = request.url, var components = URLComponents(url: given, resolvingAgainstBaseURL: false)
-            else { throw URLError(.badURL) }
-            switch components.scheme?.lowercased() {
-            case "http": components.scheme = "ws"
-            case "https": components.scheme = "wss"
-            default: break
+            let target = try WebSocketTarget(request)
+            let context = try target.secure ? sslContext() : nil
+            let loop = eventLoopGroup.next()
+            let handshake = loop.makePromise(of: NIOWebSocketConnection.self)
+            let limit = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+            let timeout = TimeAmount.nanoseconds(Int64(min(limit, 86_400) * 1e9))
+            let bootstrap = ClientBootstrap(group: loop)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connectTimeout(timeout)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try Self.configure(
+                            channel, target: target, tls: context, options: options, handshake: handshake)
+                    }
+                }
+            let connecting = bootstrap.connect(host: target.host, port: target.port)
+            connecting.cascadeFailure(to: handshake)
+            // The head of a handshake (and the connect before it) is bounded by the request's timeout.
+            let deadline = loop.scheduleTask(in: timeout) {
+                handshake.fail(URLError(.timedOut, url: target.url))
             }
-            guard let url = components.url else { throw URLError(.badURL, url: given) }
-            var headers = HTTPHeaders()
-            for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
-            var configuration = WebSocketClient.Configuration(maxFrameSize: max(1, options.maximumMessageSize))
-            configuration.maxAccumulatedFrameSize = options.maximumMessageSize
-            let connection = NIOWebSocketConnection(url: given, options: options)
+            handshake.futureResult.whenComplete { result in
+                deadline.cancel()
+                if case .failure = result { connecting.whenSuccess { $0.close(promise: nil) } }
+            }
             do {
-                try await WebSocketKit.WebSocket.connect(
-                    to: url, headers: headers, configuration: configuration, on: eventLoopGroup,
-                    onUpgrade: { socket in connection.attach(socket) }
-                ).get()
-            } catch WebSocketClient.Error.invalidResponseStatus(let head) {
-                var fields: [String: String] = [:]
-                for header in head.headers {
-                    fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+                return try await withTaskCancellationHandler {
+                    try await handshake.futureResult.get()
+                } onCancel: {
+                    handshake.fail(CancellationError())
                 }
-                let response = HTTPURLResponse(
-                    url: given, statusCode: Int(head.status.code), httpVersion: "HTTP/1.1", headerFields: fields)!
-                throw WebSocketHandshakeRefused(response: response)
+            } catch let error as WebSocketHandshakeRefused {
+                throw error
+            } catch let error as WebSocketFailure {
+                throw error
+            } catch let error as NIOHTTPClientUpgradeError where error == .upgraderDeniedUpgrade {
+                throw WebSocketFailure(
+                    .protocolViolation,
+                    "the server answered 101 with a Sec-WebSocket-Accept that does not match the key sent")
+            } catch let error as NIOHTTPClientUpgradeError {
+                throw WebSocketFailure(
+                    .protocolViolation, "the server's 101 answer is not a WebSocket upgrade: \(error)")
+            } catch ChannelError.connectTimeout {
+                throw URLError(.timedOut, url: target.url)
             } catch {
-                throw AsyncHTTPClientTransport.transportError(error, url: given)
+                throw AsyncHTTPClientTransport.transportError(error, url: target.url)
             }
-            // websocket-kit completes the upgrade before it hands the socket over: wait for it (briefly).
-            guard await connection.attached(within: .seconds(10)) else {
-                throw WebSocketFailure(.connectionLost, "the upgraded connection was never handed over")
-            }
-            return connection
-        }
-    }
-
-    /// A websocket-kit connection as a ``Konex/WebSocketChannel``: its callbacks fill a bounded inbox the reader
-    /// drains.
-    final class NIOWebSocketConnection: WebSocketChannel {
-        private struct State {
-            var socket: WebSocketKit.WebSocket?
-            var closingByUs = false
-            var attachWaiter: CheckedContinuation<Bool, Never>?
         }
 
-        private let state = Lock(State())
-        private let inbox: WebSocketInbox
-        private let options: WebSocketOptions
-        let response: HTTPURLResponse
-
-        init(url: URL, options: WebSocketOptions) {
-            self.options = options
-            inbox = WebSocketInbox(limit: options.receiveBufferLimit)
-            response = HTTPURLResponse(
-                url: url, statusCode: 101, httpVersion: "HTTP/1.1",
-                headerFields: ["Upgrade": "websocket", "Connection": "Upgrade"])!
+        /// One TLS context for every connection: making one reads the trust roots.
+        private func sslContext() throws -> NIOSSLContext {
+            try tlsContext.withLock { context in
+                if let context { return context }
+                let made = try NIOSSLContext(configuration: tlsConfiguration)
+                context = made
+                return made
+            }
         }
 
-        /// Called on the event loop before any frame is read: every callback is in place for the first message.
-        func attach(_ socket: WebSocketKit.WebSocket) {
-            let waiter = state.withLock { state in
-                state.socket = socket
-                defer { state.attachWaiter = nil }
-                return state.attachWaiter
+        /// TLS, the HTTP/1.1 codec with NIO's WebSocket upgrader, and the handler that sends the handshake and reads a
+        /// refusal. On a 101 the upgrader swaps the HTTP codec for the frame codec and Konex's frame handler.
+        private static func configure(
+            _ channel: any Channel, target: WebSocketTarget, tls: NIOSSLContext?, options: WebSocketOptions,
+            handshake: EventLoopPromise<NIOWebSocketConnection>
+        ) throws {
+            let pipeline = channel.pipeline.syncOperations
+            if let tls {
+                // SNI names hosts, not addresses.
+                let named = target.host.contains(":") || target.host.allSatisfy { $0.isNumber || $0 == "." }
+                try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: named ? nil : target.host))
             }
-            defer { waiter?.resume(returning: true) }
-            socket.onText { [weak self] _, text in self?.arrived(.text(text)) }
-            socket.onBinary { [weak self] _, buffer in self?.arrived(.binary(Data(buffer.readableBytesView))) }
-            socket.onPong { [weak self] _, _ in self?.inbox.pongArrived() }
-            socket.onClose.whenComplete { [weak self] _ in
-                guard let self else { return }
-                let byUs = state.withLock { $0.closingByUs }
-                if let code = socket.closeCode.map({ WebSocketCloseCode(UInt16(webSocketErrorCode: $0)) }) {
-                    // The codes of a broken protocol (ours for a message over the limit, or the peer's) are failures.
-                    switch code {
-                    case .messageTooBig:
-                        finish(
-                            .failed(
-                                WebSocketFailure(
-                                    .messageTooBig,
-                                    "a message was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009",
-                                    closeCode: code)))
-                    case .protocolError, .invalidFramePayloadData:
-                        finish(
-                            .failed(
-                                WebSocketFailure(
-                                    .protocolViolation, "closed with \(code): a protocol error", closeCode: code)))
-                    default:
-                        finish(.closed(code, reason: nil))
+            let requester = WebSocketHandshakeHandler(target: target, handshake: handshake)
+            let requesterBox = NIOLoopBound(requester, eventLoop: channel.eventLoop)
+            // A control frame may carry 125 bytes whatever the message limit; NIO's decoder bounds each frame.
+            let frameLimit = min(max(options.maximumMessageSize, 125), Int(UInt32.max))
+            let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: frameLimit, automaticErrorHandling: false) {
+                channel, head in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = WebSocketFrameHandler(options: options)
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    handshake.succeed(
+                        NIOWebSocketConnection(
+                            channel: channel, handler: handler, response: target.response(to: head), options: options))
+                }
+            }
+            try pipeline.addHTTPClientHandlers(
+                leftOverBytesStrategy: .forwardBytes,
+                withClientUpgrade: (
+                    upgraders: [upgrader],
+                    completionHandler: { _ in
+                        channel.pipeline.syncOperations.removeHandler(requesterBox.value, promise: nil)
                     }
-                } else if byUs {
-                    finish(.closed(.normalClosure, reason: nil))
-                } else {
-                    finish(
-                        .failed(
-                            WebSocketFailure(
-                                .connectionLost, "the connection ended without a close frame",
-                                closeCode: .abnormalClosure)))
-                }
-            }
+                ))
+            try pipeline.addHandler(requester)
         }
-
-        /// Whether the socket was handed over within `limit`.
-        func attached(within limit: Duration) async -> Bool {
-            await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    await withCheckedContinuation { continuation in
-                        let ready = self.state.withLock { state -> Bool in
-                            if state.socket != nil { return true }
-                            state.attachWaiter = continuation
-                            return false
-                        }
-                        if ready { continuation.resume(returning: true) }
-                    }
-                }
-                group.addTask {
-                    try? await Task.sleep(for: limit)
-                    let waiter = self.state.withLock { state in
-                        defer { state.attachWaiter = nil }
-                        return state.attachWaiter
-                    }
-                    waiter?.resume(returning: false)
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
-        }
-
-        /// A message arrived: to the waiting reader, else into the inbox; a full inbox fails the connection (this
-        /// transport cannot pause the socket).
-        private func arrived(_ message: WebSocketMessage) {
-            guard inbox.deliver(message) == .full else { return }
-            finish(
-                .failed(
-                    WebSocketFailure(
-                        .bufferOverflow,
-                        "the reader fell more than \(options.receiveBufferLimit) messages behind "
-                            + "(receiveBufferLimit); this transport cannot pause the socket",
-                        closeCode: .policyViolation)))
-            _ = state.value.socket?.close(code: .policyViolation)
-        }
-
-        private func finish(_ end: WebSocketInbox.End) { inbox.finish(end) }
-
-        func send(_ message: WebSocketMessage) async throws {
-            let socket = try state.withLock { state -> WebSocketKit.WebSocket in
-                guard self.inbox.end == nil, let socket = state.socket else {
-                    throw WebSocketFailure(.connectionLost, "the connection is closed")
-                }
-                return socket
-            }
-            switch message {
-            case .text(let text): try await socket.send(text)
-            case .binary(let data): try await socket.send([UInt8](data))
-            }
-        }
-
-        func receive() async throws -> WebSocketMessage? { try await inbox.receive() }
-
-        func ping() async throws {
-            guard let socket = state.value.socket else {
-                throw WebSocketFailure(.connectionLost, "the connection closed")
-            }
-            try await inbox.awaitPong { socket.sendPing() }
-        }
-
-        func close(code: WebSocketCloseCode, reason: String) async {
-            let socket = state.withLock { state in
-                state.closingByUs = true
-                return state.socket
-            }
-            try? await socket?.close(code: WebSocketErrorCode(codeNumber: Int(code.rawValue)))
-        }
-
-        func abort() {
-            let socket = state.withLock { state in
-                state.closingByUs = true
-                return state.socket
-            }
-            finish(
-                .failed(WebSocketFailure(.connectionLost, "the connection was dropped", closeCode: .abnormalClosure)))
-            _ = socket?.close(code: .unknown(1006))
-        }
-
-        var closeCode: WebSocketCloseCode? { inbox.closeCode }
-
-        var closeReason: String? { nil }  // websocket-kit does not read the reason of a close frame
     }
 #endif

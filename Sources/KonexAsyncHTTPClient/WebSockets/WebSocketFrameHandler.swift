@@ -1,0 +1,332 @@
+#if AsyncHTTPClient
+    import Foundation
+    import Konex
+    import NIOCore
+    import NIOWebSocket
+
+    /// RFC 6455 on the event loop, after NIO's frame codec: assembles fragments (control frames may come between
+    /// them), checks UTF-8 and sizes, answers pings and closes, and pauses the socket while the reader is behind.
+    ///
+    /// Everything here runs on the channel's event loop; ``NIOWebSocketConnection`` reaches it through
+    /// `eventLoop.execute`.
+    final class WebSocketFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
+        typealias InboundIn = WebSocketFrame
+        typealias OutboundIn = WebSocketFrame
+        typealias OutboundOut = WebSocketFrame
+
+        let inbox: WebSocketInbox
+        private let options: WebSocketOptions
+        private var context: ChannelHandlerContext?
+        /// The fragments of a message not yet finished.
+        private var fragments: (opcode: WebSocketOpcode, bytes: ByteBuffer)?
+        /// Messages the inbox had no room for, in order: while any wait, the socket is not read.
+        private var held = CircularBuffer<WebSocketMessage>()
+        /// A `read()` from the channel held back while messages wait.
+        private var readHeld = false
+        /// How the connection ended, kept until the held messages are in the inbox.
+        private var pendingEnd: WebSocketInbox.End?
+        /// This side sent its close frame: no data frame may follow it.
+        private var closeSent = false
+        private var closeTimer: Scheduled<Void>?
+
+        init(options: WebSocketOptions) {
+            self.options = options
+            inbox = WebSocketInbox(limit: options.receiveBufferLimit)
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            self.context = context
+            let loop = context.eventLoop
+            let handler = NIOLoopBound(self, eventLoop: loop)
+            inbox.whenRoom { loop.execute { handler.value.roomMade() } }
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+        // MARK: Reading
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let frame = unwrapInboundIn(data)
+            guard pendingEnd == nil, inbox.end == nil else { return }
+            // A server never masks (§5.1), and no extension was agreed, so no reserved bit may be set (§5.2).
+            guard frame.maskKey == nil else { return violate("the server masked a frame") }
+            guard frame.rsv1 == false, frame.rsv2 == false, frame.rsv3 == false else {
+                return violate("a frame set a reserved bit without an extension that defines it")
+            }
+            switch frame.opcode {
+            case .text, .binary:
+                guard fragments == nil else {
+                    return violate("a new message began before the fragments of the last one ended")
+                }
+                fragments = (frame.opcode, frame.data)
+                fragmentArrived(fin: frame.fin)
+            case .continuation:
+                guard var message = fragments else {
+                    return violate("a continuation frame came with no message to continue")
+                }
+                fragments = nil  // one reference, so the append does not copy the bytes so far
+                var data = frame.data
+                message.bytes.writeBuffer(&data)
+                fragments = message
+                fragmentArrived(fin: frame.fin)
+            case .ping:
+                guard !closeSent else { return }
+                context.writeAndFlush(wrapOutboundOut(Self.frame(.pong, frame.data)), promise: nil)
+            case .pong:
+                inbox.pongArrived()
+            case .connectionClose:
+                closeArrived(frame.data, context: context)
+            default:
+                violate("a frame with the reserved opcode \(frame.opcode)")
+            }
+        }
+
+        /// A fragment was added: a message over the limit is closed with 1009, a finished one is delivered.
+        private func fragmentArrived(fin: Bool) {
+            guard let (opcode, bytes) = fragments else { return }
+            guard bytes.readableBytes <= options.maximumMessageSize else {
+                fragments = nil
+                return fail(
+                    .messageTooBig, closeCode: .messageTooBig,
+                    "a message was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009")
+            }
+            guard fin else { return }
+            fragments = nil
+            if opcode == .binary { return deliver(.binary(Data(bytes.readableBytesView))) }
+            guard let text = bytes.validUTF8String else {
+                return fail(
+                    .protocolViolation, closeCode: .invalidFramePayloadData,
+                    "a text message was not valid UTF-8: closed with 1007")
+            }
+            deliver(.text(text))
+        }
+
+        private func deliver(_ message: WebSocketMessage) {
+            if held.isEmpty, inbox.deliver(message) != .full { return }
+            held.append(message)
+        }
+
+        /// The reader took a message from a full inbox: move held messages in, and read the socket again once none
+        /// wait.
+        private func roomMade() {
+            while let message = held.first {
+                if inbox.deliver(message) == .full { return }
+                held.removeFirst()
+            }
+            if let end = pendingEnd {
+                pendingEnd = nil
+                inbox.finish(end)
+            }
+            if readHeld, let context {
+                readHeld = false
+                context.read()
+            }
+        }
+
+        func read(context: ChannelHandlerContext) {
+            // Back pressure: while the reader is behind, the socket's buffer fills and TCP slows the server down.
+            if held.isEmpty { context.read() } else { readHeld = true }
+        }
+
+        // MARK: Closing
+
+        /// The peer's close frame: an answer to ours ends the connection; one of its own is echoed first (§5.5.1).
+        private func closeArrived(_ payload: ByteBuffer, context: ChannelHandlerContext) {
+            var payload = payload
+            let code: WebSocketCloseCode
+            var reason: String?
+            switch payload.readableBytes {
+            case 0: code = .noStatusReceived
+            case 1: return violate("a close frame carried one byte, not a two-byte code")
+            default:
+                code = WebSocketCloseCode(payload.readInteger(as: UInt16.self)!)
+                guard Self.isValidPeerCode(code) else { return violate("a close frame carried the code \(code)") }
+                guard let text = payload.validUTF8String else {
+                    return fail(
+                        .protocolViolation, closeCode: .invalidFramePayloadData,
+                        "the close frame's reason was not valid UTF-8: closed with 1007")
+                }
+                reason = text
+            }
+            if !closeSent {
+                closeSent = true
+                var echo = context.channel.allocator.buffer(capacity: 2)
+                if code != .noStatusReceived { echo.writeInteger(code.rawValue) }
+                context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, echo)), promise: nil)
+            }
+            end(Self.end(forPeerCode: code, reason: reason, maximumMessageSize: options.maximumMessageSize))
+            context.close(promise: nil)
+        }
+
+        /// Starts the closing handshake: the close frame, then the peer's answer or, after the close timeout, a
+        /// dropped connection (1006: it never answered).
+        func close(code: WebSocketCloseCode, reason: String) {
+            guard let context, !closeSent else { return }
+            closeSent = true
+            // 1005 and 1006 report; they are never sent (§7.4.1).
+            let sent: WebSocketCloseCode =
+                code == .noStatusReceived || code == .abnormalClosure ? .normalClosure : code
+            var payload = context.channel.allocator.buffer(capacity: 2 + 123)
+            payload.writeInteger(sent.rawValue)
+            payload.writeString(Self.truncated(reason, toUTF8Count: 123))  // a control frame holds 125 bytes
+            context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, payload)), promise: nil)
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let timeout = options.closeTimeout
+            closeTimer = context.eventLoop.scheduleTask(in: .nanoseconds(Self.nanoseconds(timeout))) {
+                handler.value.end(
+                    .closed(.abnormalClosure, reason: "the server did not answer the close within \(timeout)"))
+                handler.value.context?.close(promise: nil)
+            }
+        }
+
+        /// Drops the connection at once.
+        func abort(_ failure: WebSocketFailure) {
+            end(.failed(failure))
+            context?.close(promise: nil)
+        }
+
+        /// The peer broke the protocol: close with 1002.
+        private func violate(_ message: String) {
+            fail(.protocolViolation, closeCode: .protocolError, "\(message): closed with 1002")
+        }
+
+        /// Fails the connection: the close frame with `closeCode` goes out, then the socket closes.
+        private func fail(_ kind: WebSocketFailure.Kind, closeCode: WebSocketCloseCode, _ message: String) {
+            guard let context else { return }
+            end(.failed(WebSocketFailure(kind, message, closeCode: closeCode)))
+            if !closeSent {
+                closeSent = true
+                var payload = context.channel.allocator.buffer(capacity: 2)
+                payload.writeInteger(closeCode.rawValue)
+                let channel = context.channel
+                context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, payload))).whenComplete { _ in
+                    channel.close(promise: nil)
+                }
+            } else {
+                context.close(promise: nil)
+            }
+        }
+
+        /// Records how the connection ended (the first end wins), after any held messages.
+        private func end(_ end: WebSocketInbox.End) {
+            fragments = nil
+            closeTimer?.cancel()
+            closeTimer = nil
+            if held.isEmpty {
+                inbox.finish(end)
+            } else if pendingEnd == nil {
+                pendingEnd = end
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            if closeSent {
+                end(.closed(.abnormalClosure, reason: "the server closed the connection without answering the close"))
+            } else {
+                end(
+                    .failed(
+                        WebSocketFailure(
+                            .connectionLost, "the connection ended without a close frame",
+                            closeCode: .abnormalClosure)))
+            }
+            context.fireChannelInactive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            switch error as? NIOWebSocketError {
+            case .invalidFrameLength?:
+                fail(
+                    .messageTooBig, closeCode: .messageTooBig,
+                    "a frame was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009")
+            case .some(let error):
+                violate("a frame NIO could not decode (\(error))")
+            case nil:
+                abort(WebSocketFailure(.connectionLost, "the connection failed: \(error)", closeCode: .abnormalClosure))
+            }
+        }
+
+        // MARK: Writing
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            let frame = unwrapOutboundIn(data)
+            // After this side's close frame only the close handshake may follow (§5.5.1).
+            if closeSent, frame.opcode != .connectionClose {
+                promise?.fail(WebSocketFailure(.connectionLost, "the connection is closing"))
+                return
+            }
+            context.write(data, promise: promise)
+        }
+
+        // MARK: Helpers
+
+        /// A client frame: final, and masked as every client frame must be (§5.3).
+        static func frame(_ opcode: WebSocketOpcode, _ data: ByteBuffer) -> WebSocketFrame {
+            var generator = SystemRandomNumberGenerator()
+            return WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(using: &generator), data: data)
+        }
+
+        /// The codes a peer may send (§7.4.1, §7.4.2 and IANA's registry): 1005, 1006 and 1015 never go on the wire.
+        static func isValidPeerCode(_ code: WebSocketCloseCode) -> Bool {
+            switch code.rawValue {
+            case 1000...1003, 1007...1014, 3000...4999: true
+            default: false
+            }
+        }
+
+        /// The peer's close: the codes of a broken protocol are failures, the rest ends (which may reconnect).
+        static func end(forPeerCode code: WebSocketCloseCode, reason: String?, maximumMessageSize: Int)
+            -> WebSocketInbox.End
+        {
+            let said = reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
+            switch code {
+            case .protocolError, .invalidFramePayloadData:
+                return .failed(
+                    WebSocketFailure(
+                        .protocolViolation, "the server closed with \(code), a protocol error\(said)",
+                        closeCode: code))
+            case .messageTooBig:
+                return .failed(
+                    WebSocketFailure(
+                        .messageTooBig, "the server closed with 1009: a message was too big\(said)",
+                        closeCode: code))
+            default:
+                return .closed(code, reason: reason)
+            }
+        }
+
+        static func truncated(_ text: String, toUTF8Count limit: Int) -> String {
+            guard text.utf8.count > limit else { return text }
+            var result = ""
+            for character in text {
+                guard result.utf8.count + character.utf8.count <= limit else { break }
+                result.append(character)
+            }
+            return result
+        }
+
+        static func nanoseconds(_ duration: Duration) -> Int64 {
+            let (seconds, attoseconds) = duration.components
+            guard seconds < 86_400 * 365 else { return Int64(86_400 * 365) * 1_000_000_000 }
+            return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
+    }
+
+    extension ByteBuffer {
+        /// The bytes as a string when they are valid UTF-8; `nil` when they are not (nothing is repaired).
+        var validUTF8String: String? {
+            let text = String(decoding: readableBytesView, as: UTF8.self)
+            // Repair writes U+FFFD: a string with none, of the same length, was valid. One with U+FFFD (sent, or
+            // repaired) is checked scalar by scalar.
+            if text.utf8.count == readableBytes, !text.utf8.contains(0xEF) { return text }
+            var iterator = readableBytesView.makeIterator()
+            var decoder = UTF8()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return text
+                case .error: return nil
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,83 @@
+#if AsyncHTTPClient
+    import Foundation
+    import Konex
+    import NIOCore
+    import NIOHTTP1
+    import NIOWebSocket
+
+    /// Sends the opening handshake and, when the server refuses it, reads its answer: the status, the headers and the
+    /// first 64 KiB of the body become ``Konex/WebSocketHandshakeRefused``. An accepted upgrade never reaches this
+    /// handler (NIO's upgrade handler takes the 101 and removes it).
+    final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = HTTPClientResponsePart
+        typealias OutboundOut = HTTPClientRequestPart
+
+        /// How much of a refusal's body is kept.
+        static let bodyLimit = 64 << 10
+
+        private let target: WebSocketTarget
+        private let handshake: EventLoopPromise<NIOWebSocketConnection>
+        private var sent = false
+        private var refusal: (head: HTTPResponseHead, body: ByteBuffer)?
+
+        init(target: WebSocketTarget, handshake: EventLoopPromise<NIOWebSocketConnection>) {
+            self.target = target
+            self.handshake = handshake
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            if context.channel.isActive { send(context: context) }
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            send(context: context)
+            context.fireChannelActive()
+        }
+
+        private func send(context: ChannelHandlerContext) {
+            guard !sent else { return }
+            sent = true
+            context.write(wrapOutboundOut(.head(target.head)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                refusal = (head, context.channel.allocator.buffer(capacity: 0))
+            case .body(var part):
+                guard let (head, started) = refusal else { return }
+                var body = started
+                let room = Self.bodyLimit - body.readableBytes
+                if room > 0, let slice = part.readSlice(length: min(room, part.readableBytes)) {
+                    body.writeImmutableBuffer(slice)
+                    refusal = (head, body)
+                }
+                if body.readableBytes >= Self.bodyLimit { refuse(context: context) }
+            case .end:
+                refuse(context: context)
+            }
+        }
+
+        /// Fails the handshake with the server's answer, and closes the connection (it was for the upgrade only).
+        private func refuse(context: ChannelHandlerContext) {
+            guard let (head, body) = refusal else { return }
+            refusal = nil
+            handshake.fail(
+                WebSocketHandshakeRefused(response: target.response(to: head), data: Data(body.readableBytesView)))
+            context.close(promise: nil)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            // A refusal without an end (the server closed after the head) still names its status.
+            refuse(context: context)
+            handshake.fail(URLError(.networkConnectionLost, url: target.url))
+            context.fireChannelInactive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            handshake.fail(error)
+            context.close(promise: nil)
+        }
+    }
+#endif
