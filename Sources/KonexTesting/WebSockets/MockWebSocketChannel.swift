@@ -8,7 +8,9 @@ final class MockWebSocketChannel: WebSocketChannel {
         var unread: [WebSocketMessage] = []
         var expecting: CheckedContinuation<WebSocketMessage?, Never>?
         var answeringPings = true
+        var answeringClose = true
         var script: Task<Void, Never>?
+        var clock: (any Clock<Duration>)?
     }
 
     private let state = Lock(State())
@@ -32,7 +34,10 @@ final class MockWebSocketChannel: WebSocketChannel {
                 do { try await self.perform(step, on: clock) } catch { return }
             }
         }
-        state.withLock { $0.script = task }
+        state.withLock {
+            $0.script = task
+            $0.clock = clock
+        }
     }
 
     private var isEnded: Bool { inbox.end != nil }
@@ -65,6 +70,8 @@ final class MockWebSocketChannel: WebSocketChannel {
                         closeCode: .abnormalClosure)))
         case .stopAnsweringPings:
             state.withLock { $0.answeringPings = false }
+        case .stopAnsweringClose:
+            state.withLock { $0.answeringClose = false }
         case .sendInvalidUTF8:
             // What a real client does with text that is not UTF-8: it fails the connection with 1007 (RFC 6455 §8.1).
             clientCloses(
@@ -146,8 +153,16 @@ final class MockWebSocketChannel: WebSocketChannel {
             $0.clientCloseCode = $0.clientCloseCode ?? code
             $0.clientCloseReason = $0.clientCloseReason ?? reason
         }
-        let script = state.withLock { $0.script }
-        finish(.closed(code, reason: reason))  // the mock server answers a close with the same code
+        let (script, answers, clock) = state.withLock { ($0.script, $0.answeringClose, $0.clock) }
+        if !answers, let clock {
+            // As a real transport does with a peer that never answers: wait, then drop the connection.
+            try? await clock.sleep(for: options.closeTimeout)
+            finish(
+                .closed(
+                    .abnormalClosure, reason: "the server did not answer the close within \(options.closeTimeout)"))
+        } else {
+            finish(.closed(code, reason: reason))  // the mock server answers a close with the same code
+        }
         script?.cancel()
     }
 

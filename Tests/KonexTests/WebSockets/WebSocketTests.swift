@@ -122,6 +122,20 @@ import Testing
         #expect(error.message.contains("no pong within 2.0 seconds"))
     }
 
+    @Test func aServerThatNeverAnswersTheCloseIsDroppedAfterTheCloseTimeoutOnTheClientsClock() async throws {
+        mock.stubWebSocket(.get("/v1/chat"), script: [.stopAnsweringClose])
+        let socket = try await client.request(Chat())
+            .webSocket(options: WebSocketOptions(closeTimeout: .seconds(3)))
+        let closing = Task { await socket.close(.normalClosure, reason: "bye") }
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(2_999))
+        #expect(socket.closeCode == nil)  // still waiting for the server's answer
+        clock.advance(by: .milliseconds(1))
+        await closing.value
+        #expect(socket.closeCode == .abnormalClosure)
+        #expect(mock.webSocketSessions[0].clientCloseCode == .normalClosure)
+    }
+
     @Test func answeredPingsKeepTheConnectionOpen() async throws {
         mock.stubWebSocket(.get("/v1/chat"))
         let socket = try await client.request(Chat()).webSocket(pingInterval: .seconds(1), pongTimeout: .seconds(10))
