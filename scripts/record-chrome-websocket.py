@@ -1,16 +1,16 @@
-"""Records a real Chrome WebSocket session into a HAR file, in Chrome DevTools' own format (`_resourceType`,
-`_webSocketMessages` with type, time, opcode, data), for KonexTesting's replay test.
+"""Records a real Chrome WebSocket session into a HAR file written by Chrome DevTools itself, for KonexTesting's
+replay test.
 
-Headless Chromium opens a page that talks to scripts/ws_server.py's /chat; the frames are Chrome's own, read over the
-DevTools protocol (Network.webSocket* events) and written as DevTools' HAR exporter writes them. Run once by hand and
-commit the result (it is not run in CI):
+Headless Chromium opens DevTools' own front end (devtools://devtools/bundled/devtools_app.html) attached to a blank
+page; the page talks to scripts/ws_server.py's /chat; then the front end's HAR writer (HAR.Writer.Writer.write, the
+function the Network panel's "Export HAR" runs) writes every request DevTools logged. Nothing of the HAR is written
+here: the bytes are DevTools'. Run once by hand and commit the result (it is not run in CI):
 
     eval "$(scripts/ws-server --env)"
     .venv/bin/python scripts/record-chrome-websocket.py "$KONEX_WS_URL" \
         Tests/KonexTestingTests/Fixtures/websocket/chrome-chat.har
 """
 import asyncio
-import datetime
 import json
 import socket
 import subprocess
@@ -28,6 +28,7 @@ def free_port():
         return s.getsockname()[1]
 
 
+# What the page does: three messages from the server, a text and a binary one from Chrome, a clean close.
 PAGE_SCRIPT = """
 new Promise((resolve, reject) => {
   const ws = new WebSocket(%s);
@@ -38,92 +39,89 @@ new Promise((resolve, reject) => {
     got.push(typeof event.data === "string" ? event.data : "binary");
     if (got.length === 1) ws.send("hello from chrome");
     else if (got.length === 2) ws.send(new Uint8Array([1, 2, 3, 255]).buffer);
-    else { ws.close(1000, "done"); setTimeout(() => resolve(got), 200); }
+    else { ws.close(1000, "done"); setTimeout(() => resolve(got.length), 200); }
   };
 })
 """
+
+# Run inside DevTools' front end: the page runs PAGE_SCRIPT through the front end's own connection, then DevTools'
+# HAR writer writes what its network log holds, sanitized as the panel's default export is.
+EXPORT_SCRIPT = """
+(async () => {
+  const SDK = await import('./core/sdk/sdk.js');
+  const HAR = await import('./models/har/har.js');
+  const Logs = await import('./models/logs/logs.js');
+  const targets = SDK.TargetManager.TargetManager.instance();
+  for (let i = 0; i < 100 && !targets.primaryPageTarget(); i++) await new Promise(r => setTimeout(r, 100));
+  const page = targets.primaryPageTarget();
+  if (!page) throw new Error("DevTools never attached to the page");
+  const ran = await page.runtimeAgent().invoke_evaluate({expression: %s, awaitPromise: true, returnByValue: true});
+  if (ran.exceptionDetails) throw new Error("the page failed: " + JSON.stringify(ran.exceptionDetails));
+  await new Promise(r => setTimeout(r, 300));
+  let text = "";
+  const stream = {write: async (chunk) => { text += chunk; }, close: async () => {}};
+  const progress = {setTotalWork() {}, setWorked() {}, incrementWorked() {}, setTitle() {}, done() {},
+                    canceled: false, totalWork: 0, worked: 0, title: ""};
+  await HAR.Writer.Writer.write(stream, Logs.NetworkLog.NetworkLog.instance().requests(), {sanitize: true}, progress);
+  return text;
+})()
+"""
+
+
+async def call(ws, method, **params):
+    await ws.send(json.dumps({"id": 1, "method": method, "params": params}))
+    while True:
+        message = json.loads(await ws.recv())
+        if message.get("id") == 1:
+            return message
 
 
 async def record(ws_url, output):
     port = free_port()
     profile = tempfile.mkdtemp()
+    # --remote-allow-origins: the front end is a page too, and Chrome refuses DevTools connections from pages otherwise.
     browser = subprocess.Popen(
-        ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={port}",
-         f"--user-data-dir={profile}", "about:blank"],
+        ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-allow-origins=*",
+         f"--remote-debugging-port={port}", f"--user-data-dir={profile}", "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def get(path):
+        return json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2))
+
     try:
         for _ in range(100):
             try:
-                targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=1))
-                version = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1))
-                page = next(t for t in targets if t["type"] == "page")
+                page = next(t for t in get("/json/list") if t["type"] == "page")
+                version = get("/json/version")
                 break
             except Exception:
                 time.sleep(0.1)
         else:
             raise SystemExit("chromium did not start")
-        events = []
-        async with connect(page["webSocketDebuggerUrl"], max_size=None) as cdp:
-            ids = iter(range(1, 1000))
-
-            async def call(method, params=None):
-                call_id = next(ids)
-                await cdp.send(json.dumps({"id": call_id, "method": method, "params": params or {}}))
-                while True:
-                    message = json.loads(await cdp.recv())
-                    if message.get("id") == call_id:
-                        return message
-                    if message.get("method", "").startswith("Network.webSocket"):
-                        events.append(message)
-
-            await call("Network.enable")
-            result = await call("Runtime.evaluate", {
-                "expression": PAGE_SCRIPT % json.dumps(ws_url), "awaitPromise": True, "returnByValue": True})
-            if "exceptionDetails" in result.get("result", {}):
-                raise SystemExit(f"the page failed: {result}")
-        write_har(events, version.get("Browser", "Chrome"), output)
+        front_end = f"devtools://devtools/bundled/devtools_app.html?ws=127.0.0.1:{port}/devtools/page/{page['id']}"
+        async with connect(version["webSocketDebuggerUrl"], max_size=None) as browser_cdp:
+            await call(browser_cdp, "Target.createTarget", url=front_end)
+        for _ in range(100):
+            devtools = [t for t in get("/json/list") if t["url"].startswith("devtools://")]
+            if devtools:
+                break
+            time.sleep(0.1)
+        async with connect(devtools[0]["webSocketDebuggerUrl"], max_size=None) as cdp:
+            expression = EXPORT_SCRIPT % json.dumps(PAGE_SCRIPT % json.dumps(ws_url))
+            result = await call(cdp, "Runtime.evaluate", expression=expression, awaitPromise=True,
+                                returnByValue=True)
+        if "exceptionDetails" in result.get("result", {}):
+            raise SystemExit(f"DevTools failed: {result}")
+        har = result["result"]["result"]["value"]
+        entries = json.loads(har)["log"]["entries"]
+        if not any(e.get("_webSocketMessages") for e in entries):
+            raise SystemExit(f"DevTools' HAR has no WebSocket messages: {har[:500]}")
+        with open(output, "w") as f:
+            f.write(har)
+        print(f"{output}: written by DevTools' HAR writer in {version.get('Browser', 'Chrome')}")
     finally:
         browser.terminate()
         browser.wait()
-
-
-def write_har(events, browser, output):
-    by_kind = {}
-    for event in events:
-        by_kind.setdefault(event["method"], []).append(event["params"])
-    handshake = by_kind["Network.webSocketWillSendHandshakeRequest"][0]
-    answer = by_kind["Network.webSocketHandshakeResponseReceived"][0]
-    created = by_kind["Network.webSocketCreated"][0]
-    wall, base = handshake["wallTime"], handshake["timestamp"]  # DevTools turns monotonic times into wall times so
-    frames = sorted(
-        [("send", e) for e in by_kind.get("Network.webSocketFrameSent", [])]
-        + [("receive", e) for e in by_kind.get("Network.webSocketFrameReceived", [])],
-        key=lambda pair: pair[1]["timestamp"])
-    messages = [{"type": kind, "time": wall + (e["timestamp"] - base), "opcode": e["response"]["opcode"],
-                 "data": e["response"]["payloadData"]} for kind, e in frames]
-    headers = lambda fields: [{"name": k, "value": v} for k, v in fields.items()]
-    started = datetime.datetime.fromtimestamp(wall, datetime.timezone.utc).isoformat(timespec="milliseconds")
-    entry = {
-        "startedDateTime": started.replace("+00:00", "Z"),
-        "time": (frames[-1][1]["timestamp"] - base) * 1000 if frames else 0,
-        "request": {"method": "GET", "url": created["url"], "httpVersion": "HTTP/1.1", "headers":
-                    headers(handshake["request"]["headers"]), "queryString": [], "cookies": [], "headersSize": -1,
-                    "bodySize": 0},
-        "response": {"status": answer["response"]["status"], "statusText": answer["response"]["statusText"],
-                     "httpVersion": "HTTP/1.1", "headers": headers(answer["response"]["headers"]), "cookies": [],
-                     "content": {"size": 0, "mimeType": "x-unknown"}, "redirectURL": "", "headersSize": -1,
-                     "bodySize": 0, "_transferSize": 0, "_error": None},
-        "serverIPAddress": "127.0.0.1", "cache": {}, "timings": {"blocked": -1, "dns": -1, "ssl": -1, "connect": -1,
-                                                               "send": 0, "wait": 0, "receive": 0},
-        "_resourceType": "websocket",
-        "_webSocketMessages": messages,
-    }
-    har = {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"},
-                   "browser": {"name": browser}, "pages": [], "entries": [entry]}}
-    with open(output, "w") as f:
-        json.dump(har, f, indent=2)
-        f.write("\n")
-    print(f"{output}: {len(messages)} messages recorded by {browser}")
 
 
 if __name__ == "__main__":

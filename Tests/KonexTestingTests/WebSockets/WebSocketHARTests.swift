@@ -15,6 +15,7 @@ import Testing
     @Test func aSessionChromeRecordedReplaysAndTheClientMustSendWhatChromeSent() async throws {
         let (archive, skipped) = try HAR.read(from: Self.chromeHAR)
         #expect(skipped.isEmpty)
+        #expect(archive.log.creator.name == "WebInspector")  // DevTools' own HAR writer wrote the file
         let entry = try #require(archive.log.entries.first)
         #expect(entry._resourceType == "websocket" && entry.request.url.hasPrefix("ws://"))
         #expect(entry._webSocketMessages?.map(\.type) == ["receive", "send", "receive", "send", "receive"])
