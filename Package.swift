@@ -52,6 +52,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Konex", swiftSettings: strict),
+        .systemLibrary(name: "CKonexZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "KonexTesting", dependencies: ["Konex"], swiftSettings: strict),
         .target(
             name: "KonexAsyncHTTPClient",
@@ -66,6 +67,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
+                // permessage-deflate: the system's zlib, no package.
+                .target(name: "CKonexZlib", condition: .when(traits: ["AsyncHTTPClient"])),
                 // AsyncHTTPClient traces too: the transport makes sure one layer, not two, writes the trace context.
                 .product(
                     name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["AsyncHTTPClient"])),

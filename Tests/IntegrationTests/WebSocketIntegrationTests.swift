@@ -204,6 +204,37 @@ struct URLSessionWebSocketTests {
             #expect(socket.closeCode == .abnormalClosure)  // RFC 6455 §7.1.5: no close frame came back
         }
 
+        @Test func permessageDeflateBothWaysWhenAskedAndOnlyThen() async throws {
+            let compressed = try await client.request("echo")
+                .webSocket(options: WebSocketOptions(compression: true))
+            let agreed = compressed.response.value(forHTTPHeaderField: "Sec-WebSocket-Extensions") ?? ""
+            #expect(agreed.hasPrefix("permessage-deflate"))
+            let text = String(repeating: #"{"user":"konex","room":"swift"},"#, count: 4_000)
+            var iterator = compressed.messages.makeAsyncIterator()
+            for round in 0..<3 {  // the shared window carries over from message to message
+                try await compressed.send("\(round)" + text)
+                #expect(try await iterator.next() == .text("\(round)" + text))
+            }
+            try await compressed.send(Data([0, 1, 2, 255]))
+            #expect(try await iterator.next() == .binary(Data([0, 1, 2, 255])))
+            try await compressed.send("")  // RFC 7692 §7.2.3.6: one 0x00 byte
+            #expect(try await iterator.next() == .text(""))
+            await compressed.close()
+
+            let plain = try await client.request("echo").webSocket()
+            #expect(plain.response.value(forHTTPHeaderField: "Sec-WebSocket-Extensions") == nil)
+            await plain.close()
+        }
+
+        @Test func aCompressedBombIsClosedWith1009AsItInflates() async throws {
+            let id = UUID().uuidString
+            let socket = try await client.request("bomb?id=\(id)")
+                .webSocket(options: WebSocketOptions(maximumMessageSize: 1 << 20, compression: true))
+            let error = try await #require(throws: KonexError.self) { for try await _ in socket.messages {} }
+            #expect(error.stage == .protocolViolation && socket.closeCode == .messageTooBig)
+            #expect(try await WebSocketServer.ended(id).code == 1009)
+        }
+
         @Test func aRefusalKeepsItsHeadersAndTheStartOfItsBody() async throws {
             let error = try await #require(throws: KonexError.self) { _ = try await client.request("auth").webSocket() }
             #expect(error.statusCode == 401)

@@ -46,7 +46,8 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// reading when this many wait (so the server's writes slow down); one that cannot pause fails the connection
     /// when the reader falls this far behind.
     public var receiveBufferLimit: Int
-    /// Ask for `permessage-deflate` where the transport offers it.
+    /// Ask for `permessage-deflate` (RFC 7692) where the transport offers it: `NIOWebSocketTransport` does, and
+    /// applies ``maximumMessageSize`` to a message as it inflates. Off by default.
     public var compression: Bool
     /// How long ``WebSocket/close(_:reason:)`` waits for the peer to answer the close before it drops the
     /// connection (the close code is then 1006). 5 seconds by default.

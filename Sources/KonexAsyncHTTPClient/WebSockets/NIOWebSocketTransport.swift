@@ -14,8 +14,10 @@
     /// Konex speaks RFC 6455 itself on NIO's frame codec, so the connection keeps every promise ``Konex/WebSocket``
     /// makes: a refused handshake keeps its status, headers and the start of its body (a 401 reaches the retriers);
     /// a slow reader pauses the socket instead of overflowing a buffer; text that is not UTF-8 is closed with 1007, a
-    /// message over the limit with 1009, a broken frame with 1002; close reasons go both ways; and a server that never
-    /// answers a close is dropped after ``Konex/WebSocketOptions/closeTimeout``. It has no `permessage-deflate`.
+    /// message over the limit with 1009, a broken frame with 1002; close reasons go both ways; a server that never
+    /// answers a close is dropped after ``Konex/WebSocketOptions/closeTimeout``; and with
+    /// ``Konex/WebSocketOptions/compression`` it offers `permessage-deflate` (RFC 7692, the system's zlib), the limit
+    /// applying to a message as it inflates.
     /// ```swift
     /// let client = KonexClient(baseURL: api, transport: AsyncHTTPClientTransport.shared,
     ///                          webSocketTransport: NIOWebSocketTransport.shared)
@@ -44,7 +46,7 @@
         }
 
         public func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel {
-            let target = try WebSocketTarget(request)
+            let target = try WebSocketTarget(request, compression: options.compression)
             let context = try target.secure ? sslContext() : nil
             let loop = eventLoopGroup.next()
             let handshake = loop.makePromise(of: NIOWebSocketConnection.self)
@@ -122,7 +124,9 @@
             let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: frameLimit, automaticErrorHandling: false) {
                 channel, head in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = WebSocketFrameHandler(options: options)
+                    let deflate = try PerMessageDeflate(
+                        answer: head.headers["Sec-WebSocket-Extensions"], offered: options.compression)
+                    let handler = WebSocketFrameHandler(options: options, deflate: deflate)
                     try channel.pipeline.syncOperations.addHandler(handler)
                     handshake.succeed(
                         NIOWebSocketConnection(

@@ -17,8 +17,12 @@
         let inbox: WebSocketInbox
         private let options: WebSocketOptions
         private var context: ChannelHandlerContext?
-        /// The fragments of a message not yet finished.
-        private var fragments: (opcode: WebSocketOpcode, bytes: ByteBuffer)?
+        /// The fragments of a message not yet finished; `compressed` when its first frame set RSV1.
+        private var fragments: (opcode: WebSocketOpcode, bytes: ByteBuffer, compressed: Bool)?
+        /// `permessage-deflate` as agreed, and its two zlib streams.
+        private let deflate: PerMessageDeflate?
+        private let compressor: ZlibStream?
+        private let decompressor: ZlibStream?
         /// Messages the inbox had no room for, in order: while any wait, the socket is not read.
         private var held = CircularBuffer<WebSocketMessage>()
         /// A `read()` from the channel held back while messages wait.
@@ -29,8 +33,11 @@
         private var closeSent = false
         private var closeTimer: Scheduled<Void>?
 
-        init(options: WebSocketOptions) {
+        init(options: WebSocketOptions, deflate: PerMessageDeflate?) {
             self.options = options
+            self.deflate = deflate
+            compressor = deflate.map { ZlibStream(.compress, windowBits: $0.clientWindowBits) }
+            decompressor = deflate.map { _ in ZlibStream(.decompress, windowBits: 15) }
             inbox = WebSocketInbox(limit: options.receiveBufferLimit)
         }
 
@@ -50,7 +57,9 @@
             guard pendingEnd == nil, inbox.end == nil else { return }
             // A server never masks (§5.1), and no extension was agreed, so no reserved bit may be set (§5.2).
             guard frame.maskKey == nil else { return violate("the server masked a frame") }
-            guard frame.rsv1 == false, frame.rsv2 == false, frame.rsv3 == false else {
+            // RSV1 marks a compressed message, on its first frame only, and only once permessage-deflate is agreed.
+            let compressedStart = frame.rsv1 && deflate != nil && (frame.opcode == .text || frame.opcode == .binary)
+            guard frame.rsv1 == compressedStart, frame.rsv2 == false, frame.rsv3 == false else {
                 return violate("a frame set a reserved bit without an extension that defines it")
             }
             switch frame.opcode {
@@ -58,7 +67,7 @@
                 guard fragments == nil else {
                     return violate("a new message began before the fragments of the last one ended")
                 }
-                fragments = (frame.opcode, frame.data)
+                fragments = (frame.opcode, frame.data, compressedStart)
                 fragmentArrived(fin: frame.fin)
             case .continuation:
                 guard var message = fragments else {
@@ -83,15 +92,24 @@
 
         /// A fragment was added: a message over the limit is closed with 1009, a finished one is delivered.
         private func fragmentArrived(fin: Bool) {
-            guard let (opcode, bytes) = fragments else { return }
-            guard bytes.readableBytes <= options.maximumMessageSize else {
+            guard let (opcode, received, compressed) = fragments else { return }
+            guard received.readableBytes <= options.maximumMessageSize else {
                 fragments = nil
-                return fail(
-                    .messageTooBig, closeCode: .messageTooBig,
-                    "a message was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009")
+                return tooBig()
             }
             guard fin else { return }
             fragments = nil
+            var bytes = received
+            if compressed, let decompressor, let context {
+                switch decompressor.decompress(
+                    received, limit: options.maximumMessageSize, allocator: context.channel.allocator)
+                {
+                case .message(let inflated): bytes = inflated
+                case .tooBig: return tooBig()
+                case .invalid: return violate("a compressed message did not inflate (permessage-deflate)")
+                }
+                if deflate?.serverNoContextTakeover == true { decompressor.reset() }
+            }
             if opcode == .binary { return deliver(.binary(Data(bytes.readableBytesView))) }
             guard let text = bytes.validUTF8String else {
                 return fail(
@@ -99,6 +117,12 @@
                     "a text message was not valid UTF-8: closed with 1007")
             }
             deliver(.text(text))
+        }
+
+        private func tooBig() {
+            fail(
+                .messageTooBig, closeCode: .messageTooBig,
+                "a message was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009")
         }
 
         private func deliver(_ message: WebSocketMessage) {
@@ -253,6 +277,17 @@
             if closeSent, frame.opcode != .connectionClose {
                 promise?.fail(WebSocketFailure(.connectionLost, "the connection is closing"))
                 return
+            }
+            // Compressed here, on the loop, so the shared window sees messages in the order they go out.
+            if let compressor, frame.opcode == .text || frame.opcode == .binary {
+                guard let compressed = compressor.compress(frame.data, allocator: context.channel.allocator) else {
+                    promise?.fail(WebSocketFailure(.protocolViolation, "the message could not be compressed"))
+                    return
+                }
+                if deflate?.clientNoContextTakeover == true { compressor.reset() }
+                let sent = WebSocketFrame(
+                    fin: true, rsv1: true, opcode: frame.opcode, maskKey: frame.maskKey, data: compressed)
+                return context.write(wrapOutboundOut(sent), promise: promise)
             }
             context.write(data, promise: promise)
         }

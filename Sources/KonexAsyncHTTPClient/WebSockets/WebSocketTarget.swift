@@ -21,7 +21,10 @@
             "content-length", "transfer-encoding",
         ]
 
-        init(_ request: URLRequest) throws {
+        /// - Parameters:
+        ///   - request: The handshake request as Konex built and adapted it.
+        ///   - compression: Whether to offer `permessage-deflate`.
+        init(_ request: URLRequest, compression: Bool) throws {
             guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
                 let host = components.host, !host.isEmpty
             else { throw URLError(.badURL) }
@@ -43,6 +46,7 @@
             for (name, value) in request.allHTTPHeaderFields ?? [:] where !Self.ownHeaders.contains(name.lowercased()) {
                 headers.add(name: name, value: value)
             }
+            if compression { headers.add(name: "Sec-WebSocket-Extensions", value: PerMessageDeflate.offer) }
             head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
         }
 
