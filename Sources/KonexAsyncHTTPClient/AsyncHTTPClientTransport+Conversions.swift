@@ -28,9 +28,17 @@
         }
 
         static func response(_ response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
+            try Self.response(
+                status: Int(response.status.code), version: response.version, headers: response.headers, url: url)
+        }
+
+        /// A head as Foundation names it, for the HTTP transport and the WebSocket handshake alike.
+        static func response(status: Int, version: HTTPVersion, headers: NIOHTTP1.HTTPHeaders, url: URL) throws
+            -> HTTPURLResponse
+        {
             var fields: [String: String] = [:]
             var order: [String: String] = [:]  // folded name → the name as first written
-            for header in response.headers {
+            for header in headers {
                 let folded = header.name.lowercased()
                 let name = order[folded] ?? header.name
                 order[folded] = name
@@ -39,8 +47,7 @@
             }
             guard
                 let head = HTTPURLResponse(
-                    url: url, statusCode: Int(response.status.code),
-                    httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
+                    url: url, statusCode: status, httpVersion: "HTTP/\(version.major).\(version.minor)",
                     headerFields: fields)
             else { throw URLError(.badServerResponse, url: url) }
             return head

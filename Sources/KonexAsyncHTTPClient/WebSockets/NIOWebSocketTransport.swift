@@ -130,7 +130,8 @@
                     try channel.pipeline.syncOperations.addHandler(handler)
                     handshake.succeed(
                         NIOWebSocketConnection(
-                            channel: channel, handler: handler, response: target.response(to: head), options: options))
+                            channel: channel, handler: handler, response: try target.response(to: head),
+                            options: options))
                 }
             }
             try pipeline.addHTTPClientHandlers(

@@ -63,8 +63,13 @@
         private func refuse(context: ChannelHandlerContext) {
             guard let (head, body) = refusal else { return }
             refusal = nil
-            handshake.fail(
-                WebSocketHandshakeRefused(response: target.response(to: head), data: Data(body.readableBytesView)))
+            do {
+                handshake.fail(
+                    WebSocketHandshakeRefused(
+                        response: try target.response(to: head), data: Data(body.readableBytesView)))
+            } catch {
+                handshake.fail(error)
+            }
             context.close(promise: nil)
         }
 

@@ -51,15 +51,9 @@
         }
 
         /// The server's answer as Foundation names it (repeated fields joined with commas, as URLSession does).
-        func response(to head: HTTPResponseHead) -> HTTPURLResponse {
-            var fields: [String: String] = [:]
-            for header in head.headers {
-                fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
-            }
-            return HTTPURLResponse(
-                url: url, statusCode: Int(head.status.code),
-                httpVersion: "HTTP/\(head.version.major).\(head.version.minor)",
-                headerFields: fields)!
+        func response(to head: HTTPResponseHead) throws -> HTTPURLResponse {
+            try AsyncHTTPClientTransport.response(
+                status: Int(head.status.code), version: head.version, headers: head.headers, url: url)
         }
     }
 #endif
