@@ -44,11 +44,15 @@
         func handlerAdded(context: ChannelHandlerContext) {
             self.context = context
             let loop = context.eventLoop
-            let handler = NIOLoopBound(self, eventLoop: loop)
-            inbox.whenRoom { loop.execute { handler.value.roomMade() } }
+            // Weakly: the handler holds the inbox, so a strong reference back would keep both alive for ever.
+            let handler = WeakHandler(self)
+            inbox.whenRoom { loop.execute { handler.value?.roomMade() } }
         }
 
-        func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+        func handlerRemoved(context: ChannelHandlerContext) {
+            self.context = nil
+            closeTimer?.cancel()
+        }
 
         // MARK: Reading
 
@@ -344,6 +348,12 @@
             guard seconds < 86_400 * 365 else { return Int64(86_400 * 365) * 1_000_000_000 }
             return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         }
+    }
+
+    /// A weak reference to the handler for the inbox's room callback, dereferenced only on the handler's event loop.
+    private final class WeakHandler: @unchecked Sendable {  // `value` is read on the event loop alone
+        weak var value: WebSocketFrameHandler?
+        init(_ value: WebSocketFrameHandler) { self.value = value }
     }
 
     extension ByteBuffer {
