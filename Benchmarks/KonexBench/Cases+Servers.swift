@@ -134,6 +134,31 @@ extension Result {
                 { _ = try JSONDecoder().decode(Small.self, from: try await rawURLSessionData("/small")) },
                 { _ = try await overURLSession.request("/small").validate().responseObject(of: Small.self) },
             ]
+            // KONEX_AHC_ONLY=0…5: one way alone, for `perf stat` or `perf record` of it (nothing else runs after the
+            // warm-up): the four above, then two points between raw AHC and Konex: AsyncHTTPClientTransport called
+            // directly, and Konex returning the bytes (no validator, no decoding of Konex's).
+            if let only = ProcessInfo.processInfo.environment["KONEX_AHC_ONLY"].flatMap(Int.init) {
+                let transport = AsyncHTTPClientTransport(client: http)
+                let url = URL(string: base.absoluteString + "/small")!
+                let ways: [@Sendable () async throws -> Void] =
+                    calls + [
+                        {
+                            _ = try JSONDecoder().decode(
+                                Small.self, from: try await transport.send(URLRequest(url: url)).0)
+                        },
+                        {
+                            _ = try JSONDecoder().decode(
+                                Small.self, from: try await overAHC.request("/small").responseData())
+                        },
+                    ]
+                guard ways.indices.contains(only) else { throw ServerError("KONEX_AHC_ONLY takes 0…5") }
+                for way in ways { _ = try await run(way) }  // warm: connections, caches
+                var samples: [Sample] = []
+                for _ in 0..<rounds * 2 { samples.append(try await run(ways[only])) }
+                return Result.compared(
+                    id: "\(id)_\(only)", samples, samples, per: count, unit: "µs/request",
+                    detail: "one way alone (KONEX_AHC_ONLY), for profiles")
+            }
             for call in calls { _ = try await run(call) }  // warm: connections, caches
             let samples = try await interleaved(rounds: rounds, calls.map { call in { try await run(call) } })
             return Result.fourWay(

@@ -31,7 +31,7 @@ public enum WebSocketStep: Sendable, Hashable {
     /// From now on, pings go unanswered.
     case stopAnsweringPings
     /// From now on, a close from the client goes unanswered: the client drops the connection after
-    /// ``Konex/WebSocketOptions/closeTimeout`` on the mock's clock, and its close code is 1006.
+    /// `WebSocketOptions.closeTimeout` on the mock's clock, and its close code is 1006.
     case stopAnsweringClose
     /// Sends invalid UTF-8 as a text message: the client must close with 1007.
     case sendInvalidUTF8
