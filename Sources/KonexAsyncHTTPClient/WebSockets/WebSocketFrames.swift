@@ -1,0 +1,80 @@
+#if AsyncHTTPClient
+    import Foundation
+    import Konex
+    import NIOCore
+    import NIOWebSocket
+
+    // RFC 6455's small rules, for the frame handler: how a client frame is made, which close codes a peer may send,
+    // what a peer's code means, and how long a close reason may be.
+    extension WebSocketFrameHandler {
+        /// A client frame: final, and masked as every client frame must be (§5.3).
+        static func frame(_ opcode: WebSocketOpcode, _ data: ByteBuffer) -> WebSocketFrame {
+            var generator = SystemRandomNumberGenerator()
+            return WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(using: &generator), data: data)
+        }
+
+        /// The codes a peer may send (§7.4.1, §7.4.2 and IANA's registry): 1005, 1006 and 1015 never go on the wire.
+        static func isValidPeerCode(_ code: WebSocketCloseCode) -> Bool {
+            switch code.rawValue {
+            case 1000...1003, 1007...1014, 3000...4999: true
+            default: false
+            }
+        }
+
+        /// The peer's close: the codes of a broken protocol are failures, the rest ends (which may reconnect).
+        static func end(forPeerCode code: WebSocketCloseCode, reason: String?, maximumMessageSize: Int)
+            -> WebSocketInbox.End
+        {
+            let said = reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
+            switch code {
+            case .protocolError, .invalidFramePayloadData:
+                return .failed(
+                    WebSocketFailure(
+                        .protocolViolation, "the server closed with \(code), a protocol error\(said)",
+                        closeCode: code))
+            case .messageTooBig:
+                return .failed(
+                    WebSocketFailure(
+                        .messageTooBig, "the server closed with 1009: a message was too big\(said)",
+                        closeCode: code))
+            default:
+                return .closed(code, reason: reason)
+            }
+        }
+
+        static func truncated(_ text: String, toUTF8Count limit: Int) -> String {
+            guard text.utf8.count > limit else { return text }
+            var result = ""
+            for character in text {
+                guard result.utf8.count + character.utf8.count <= limit else { break }
+                result.append(character)
+            }
+            return result
+        }
+
+        static func nanoseconds(_ duration: Duration) -> Int64 {
+            let (seconds, attoseconds) = duration.components
+            guard seconds < 86_400 * 365 else { return Int64(86_400 * 365) * 1_000_000_000 }
+            return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
+    }
+
+    extension ByteBuffer {
+        /// The bytes as a string when they are valid UTF-8; `nil` when they are not (nothing is repaired).
+        var validUTF8String: String? {
+            let text = String(decoding: readableBytesView, as: UTF8.self)
+            // Repair writes U+FFFD: a string with none, of the same length, was valid. One with U+FFFD (sent, or
+            // repaired) is checked scalar by scalar.
+            if text.utf8.count == readableBytes, !text.utf8.contains(0xEF) { return text }
+            var iterator = readableBytesView.makeIterator()
+            var decoder = UTF8()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return text
+                case .error: return nil
+                }
+            }
+        }
+    }
+#endif
