@@ -27,14 +27,16 @@
                     .protocolViolation,
                     "the server agreed to extensions the client did not offer: \(extensions.joined(separator: ", "))")
             }
-            var parts = extensions[0].split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.removeFirst().lowercased() == "permessage-deflate" else {
+            // Empty pieces are kept (and refused below): a header of only ";" or "=" must not pass, nor trap.
+            let parts = extensions[0].split(separator: ";", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts[0].lowercased() == "permessage-deflate" else {
                 throw WebSocketFailure(
                     .protocolViolation, "the server agreed to an extension the client did not offer: \(extensions[0])")
             }
             var seen = Set<String>()
-            for part in parts {
-                let pair = part.split(separator: "=", maxSplits: 1).map {
+            for part in parts.dropFirst() {
+                let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
                     $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                 }
                 let name = pair[0].lowercased()
