@@ -42,7 +42,9 @@
             var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             if let query = components.percentEncodedQuery { target += "?" + query }
             var headers = HTTPHeaders()
-            headers.add(name: "Host", value: port == defaultPort ? host : "\(host):\(port)")
+            // An IPv6 literal keeps its brackets in Host (RFC 9110 §7.2), whichever way URLComponents spelled it.
+            let named = self.host.contains(":") ? "[\(self.host)]" : self.host
+            headers.add(name: "Host", value: port == defaultPort ? named : "\(named):\(port)")
             for (name, value) in request.allHTTPHeaderFields ?? [:] where !Self.ownHeaders.contains(name.lowercased()) {
                 headers.add(name: name, value: value)
             }

@@ -64,7 +64,7 @@
             guard direction == .decompress, start() else { return .invalid }
             var input = input
             input.writeBytes([0x00, 0x00, 0xFF, 0xFF])
-            var output = allocator.buffer(capacity: min(limit, max(256, input.readableBytes * 4)))
+            var output = allocator.buffer(capacity: max(0, min(limit, max(256, input.readableBytes * 4))))
             guard run(input, flush: Z_SYNC_FLUSH, into: &output, limit: limit) else { return .invalid }
             return output.readableBytes > limit ? .tooBig : .message(output)
         }
