@@ -8,7 +8,9 @@ code, from the server's side), /flood?id=ID&count=N&size=S (N numbered binary me
 client takes them; /progress?id=ID says how many went out, so a test sees back pressure), /bad-utf8 (a text frame that
 is not UTF-8), /reserved-bit (a frame with RSV1 set and no extension), /deaf ("ready", then it stops reading: a close
 from the client is never answered), /bomb (64 MiB of zeros in one message: a few KiB on the wire when the client
-agreed to permessage-deflate, which python-websockets offers by default). python-websockets refuses client frames that are not masked (RFC 6455 §5.1), so every
+agreed to permessage-deflate, which python-websockets offers by default), /raw?hex=BYTES (those bytes written as they are
+after the handshake, past the protocol layer: frames no well-behaved server sends; then every message back).
+python-websockets refuses client frames that are not masked (RFC 6455 §5.1), so every
 exchange that succeeds here also proves the client masked its frames.
 """
 import asyncio
@@ -98,6 +100,10 @@ async def handler(ws):
             ws.transport.pause_reading()  # the client's close frame is never read, so never answered
             await asyncio.sleep(10)
             ws.transport.abort()
+        elif path == "/raw":
+            ws.transport.write(bytes.fromhex(query(ws.request.path).get("hex", "")))
+            async for message in ws:
+                await ws.send(message)
         elif path == "/bomb":
             await ws.send(b"\x00" * (64 << 20))
             async for message in ws:

@@ -235,6 +235,40 @@ struct URLSessionWebSocketTests {
             #expect(try await WebSocketServer.ended(id).code == 1009)
         }
 
+        /// Frames no well-behaved server sends, written raw after the handshake: each must end in the close code
+        /// RFC 6455 names (the server records what the client sent), and never in a crash or a hang.
+        @Test(arguments: [
+            ("a masked frame (§5.1)", "818501020304" + "6967686f6e", 1002),
+            ("a fragmented ping (§5.5)", "0900", 1002),
+            ("a ping of 126 bytes (§5.5)", "897e007e" + String(repeating: "61", count: 126), 1002),
+            ("a continuation with nothing to continue", "800161", 1002),
+            ("a new message inside a fragmented one", "0101618101" + "62", 1002),
+            ("a reserved opcode", "8300", 1002),
+            ("a close frame of one byte", "880103", 1002),
+            ("a close code that must not be sent (1005)", "880203ed", 1002),
+            ("a close code below 1000", "880203e7", 1002),
+            ("a close reason that is not UTF-8", "880403e8c328", 1007),
+        ])
+        func aBrokenFrameEndsInTheCloseCodeRFC6455Names(_ frame: String, _ hex: String, _ code: Int) async throws {
+            let id = UUID().uuidString
+            let socket = try await client.request("raw?id=\(id)&hex=\(hex)").webSocket()
+            let error = try await #require(throws: KonexError.self, "\(frame)") {
+                for try await _ in socket.messages {}
+            }
+            #expect(error.stage == .protocolViolation, "\(frame): \(error.message)")
+            #expect(try await WebSocketServer.ended(id).code == code, "\(frame)")
+        }
+
+        @Test func aCharacterSplitAcrossFragmentsArrivesWhole() async throws {
+            // "cé" as two fragments, the é's two bytes split between them; then the server's close 1000 "bye".
+            let socket = try await client.request("raw?hex=0102" + "63c3" + "8001a9" + "880503e8" + "627965")
+                .webSocket()
+            var got: [WebSocketMessage] = []
+            for try await message in socket.messages { got.append(message) }
+            #expect(got == [.text("cé")])
+            #expect(socket.closeCode == .normalClosure && socket.closeReason == "bye")
+        }
+
         @Test func aRefusalKeepsItsHeadersAndTheStartOfItsBody() async throws {
             let error = try await #require(throws: KonexError.self) { _ = try await client.request("auth").webSocket() }
             #expect(error.statusCode == 401)
