@@ -139,6 +139,8 @@ let package = Package(
                 "Konex", "KonexTesting", "KonexAsyncHTTPClient", "KonexTracing", "TestSupport",
                 .product(
                     name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                // wss against the test server's own certificate.
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             swiftSettings: strict),
         // Run with `--traits Tracing,Metrics` (scripts/test); without the traits they hold no test.

@@ -15,6 +15,7 @@ exchange that succeeds here also proves the client masked its frames.
 """
 import asyncio
 import json
+import ssl
 import sys
 from http import HTTPStatus
 from urllib.parse import parse_qs, urlsplit
@@ -121,10 +122,20 @@ async def handler(ws):
             ended[conn_id] = {"code": ws.close_code, "reason": ws.close_reason or ""}
 
 
-async def main(port):
+async def main(port, tls_port=None, cert=None, key=None):
     async with serve(handler, "127.0.0.1", port, process_request=process_request, max_size=8 << 20):
-        await asyncio.Future()
+        if tls_port is None:
+            await asyncio.Future()
+        # The same endpoints over TLS (wss), with the certificate scripts/ws-server made for this run.
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        async with serve(handler, "127.0.0.1", tls_port, process_request=process_request, max_size=8 << 20,
+                         ssl=context):
+            await asyncio.Future()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1])))
+    if len(sys.argv) == 5:
+        asyncio.run(main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]))
+    else:
+        asyncio.run(main(int(sys.argv[1])))

@@ -5,6 +5,7 @@ import Testing
 
 #if AsyncHTTPClient
     import KonexAsyncHTTPClient
+    import NIOSSL
 #endif
 
 /// Where the WebSocket server is: scripts/test starts python-websockets (scripts/ws-server) on 127.0.0.1.
@@ -27,6 +28,15 @@ enum WebSocketServer {
         }
         return (nil, "")
     }
+
+    /// The same endpoints over TLS, and the certificate scripts/ws-server made for them.
+    static let tls: (URL, String)? = {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["KONEX_WSS_URL"].flatMap(URL.init(string:)),
+            let cert = environment["KONEX_WSS_CERT"]
+        else { return nil }
+        return (url, cert)
+    }()
 
     /// How many messages /flood has sent on the connection `id`.
     static func progress(_ id: String) async throws -> Int {
@@ -267,6 +277,32 @@ struct URLSessionWebSocketTests {
             for try await message in socket.messages { got.append(message) }
             #expect(got == [.text("cé")])
             #expect(socket.closeCode == .normalClosure && socket.closeReason == "bye")
+        }
+
+        @Test func wssWithTheServersCertificateTrustedEchoesAndClosesCleanly() async throws {
+            let (url, certificate) = try #require(WebSocketServer.tls, "scripts/ws-server exports KONEX_WSS_URL")
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(certificate))
+            let secure = KonexClient(baseURL: url, webSocketTransport: NIOWebSocketTransport(tlsConfiguration: tls))
+            let id = UUID().uuidString
+            let socket = try await secure.request("echo?id=\(id)").webSocket(
+                options: WebSocketOptions(compression: true))
+            try await socket.send("over TLS")
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("over TLS"))
+            await socket.close(.normalClosure, reason: "done")
+            #expect(try await WebSocketServer.ended(id).code == 1000)
+        }
+
+        @Test func wssWithACertificateNobodyTrustsFailsTheHandshakeAtOnce() async throws {
+            let (url, _) = try #require(WebSocketServer.tls, "scripts/ws-server exports KONEX_WSS_URL")
+            let untrusting = KonexClient(baseURL: url, webSocketTransport: NIOWebSocketTransport.shared)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let error = try await #require(throws: KonexError.self) {
+                _ = try await untrusting.request("echo").webSocket()
+            }
+            #expect(error.stage == .transport && clock.now - start < .seconds(5), "\(error.message)")
         }
 
         @Test func aRefusalKeepsItsHeadersAndTheStartOfItsBody() async throws {

@@ -222,7 +222,7 @@ for try await event in live.events() { show(event) }
     _ = live
 } }
 
-extension Readme { struct Snippet15 {  // README.md line 441
+extension Readme { struct Snippet15 {  // README.md line 443
 @Test func chatOnAScript() async throws {
     let clock = ManualClock()
     let mock = MockTransport(clock: clock)
@@ -245,7 +245,7 @@ extension Readme { struct Snippet15 {  // README.md line 441
 } }
 
 extension Readme { static func snippet16() async throws {
-#sourceLocation(file: "README.md", line: 489)
+#sourceLocation(file: "README.md", line: 491)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
@@ -266,7 +266,7 @@ let request = client.request(GetPosts())
 } }
 
 extension Readme { static func snippet17() async throws {
-#sourceLocation(file: "README.md", line: 519)
+#sourceLocation(file: "README.md", line: 521)
 client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
 let upload = client.request(Upload()).validate()
     .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
@@ -275,7 +275,7 @@ let upload = client.request(Upload()).validate()
 } }
 
 extension Readme { static func snippet18() async throws {
-#sourceLocation(file: "README.md", line: 534)
+#sourceLocation(file: "README.md", line: 536)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -287,7 +287,7 @@ client.retriers = [auth]
 } }
 
 extension Readme { static func snippet19() async throws {
-#sourceLocation(file: "README.md", line: 553)
+#sourceLocation(file: "README.md", line: 555)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
@@ -295,7 +295,7 @@ print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescript
 } }
 
 extension Readme { static func snippet20() async throws {
-#sourceLocation(file: "README.md", line: 576)
+#sourceLocation(file: "README.md", line: 578)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -311,7 +311,7 @@ struct Upload: KonexRequest {
 } }
 
 extension Readme { static func snippet21() async throws {
-#sourceLocation(file: "README.md", line: 593)
+#sourceLocation(file: "README.md", line: 595)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
@@ -327,7 +327,7 @@ let saved = try await client.request("/exports/q3.pdf").validate()
 } }
 
 extension Readme { static func snippet22() async throws {
-#sourceLocation(file: "README.md", line: 630)
+#sourceLocation(file: "README.md", line: 632)
 let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
 let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
 let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), limit])
@@ -348,7 +348,7 @@ cache.removeAll()                                // at sign-out
     _ = offline
 } }
 
-extension Readme { struct Snippet23 {  // README.md line 691
+extension Readme { struct Snippet23 {  // README.md line 693
 
 
 
@@ -380,7 +380,7 @@ struct User: Codable, Sendable, Equatable {
 } }
 
 extension Readme { static func snippet24() async throws {
-#sourceLocation(file: "README.md", line: 738)
+#sourceLocation(file: "README.md", line: 740)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
@@ -388,7 +388,7 @@ mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", w
 } }
 
 extension Readme { static func snippet25() async throws {
-#sourceLocation(file: "README.md", line: 752)
+#sourceLocation(file: "README.md", line: 754)
 let mock = MockTransport(clock: ManualClock())
 mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
 mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
@@ -398,7 +398,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
 } }
 
 #if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
-extension Readme { struct Snippet26 {  // README.md line 767
+extension Readme { struct Snippet26 {  // README.md line 769
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {
     let model = ProfileScreen()                                // builds its own client inside
@@ -415,7 +415,7 @@ func repositories() async throws { }
 #endif
 
 extension Readme { static func snippet27() async throws {
-#sourceLocation(file: "README.md", line: 784)
+#sourceLocation(file: "README.md", line: 786)
 let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
 try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
 try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
@@ -424,7 +424,7 @@ try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
 } }
 
 extension Readme { static func snippet28() async throws {
-#sourceLocation(file: "README.md", line: 804)
+#sourceLocation(file: "README.md", line: 806)
 let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
 let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
 let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
@@ -438,7 +438,7 @@ try hybrid.verifyAllUsed()                                                      
 } }
 
 extension Readme { static func snippet29() async throws {
-#sourceLocation(file: "README.md", line: 847)
+#sourceLocation(file: "README.md", line: 849)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -452,7 +452,7 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
 } }
 
 extension Readme { static func snippet30() async throws {
-#sourceLocation(file: "README.md", line: 866)
+#sourceLocation(file: "README.md", line: 868)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -466,7 +466,7 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
 } }
 
 extension Readme { static func snippet31() async throws {
-#sourceLocation(file: "README.md", line: 876)
+#sourceLocation(file: "README.md", line: 878)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -475,7 +475,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet32 {  // README.md line 902
+extension Readme { struct Snippet32 {  // README.md line 904
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {
@@ -499,7 +499,7 @@ struct BlogClient: Sendable {
 } }
 
 extension Readme { static func snippet33() async throws {
-#sourceLocation(file: "README.md", line: 1021)
+#sourceLocation(file: "README.md", line: 1023)
 let plan = client.request(GetPosts()).withPlugin(Timing()).validate().explain()
 print(plan)
 // GET https://api.test/posts (GetPosts), for response…
@@ -512,7 +512,7 @@ print(client.request(GetPosts()).explain(.stream).notes)   // what stream() skip
     _ = plan
 } }
 
-extension Readme { struct Snippet34 {  // README.md line 1037
+extension Readme { struct Snippet34 {  // README.md line 1039
 @Test func aRetryIsVisible() async throws {
     let mock = MockTransport(clock: ImmediateClock())
     mock.stub(.get("/v1/feed"), .status(503), times: .times(1))
@@ -528,7 +528,7 @@ extension Readme { struct Snippet34 {  // README.md line 1037
 } }
 
 extension Readme { static func snippet35() async throws {
-#sourceLocation(file: "README.md", line: 1108)
+#sourceLocation(file: "README.md", line: 1110)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
