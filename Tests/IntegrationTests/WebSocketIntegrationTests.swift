@@ -305,6 +305,42 @@ struct URLSessionWebSocketTests {
             #expect(error.stage == .transport && clock.now - start < .seconds(5), "\(error.message)")
         }
 
+        @Test func aSenderBlockedByAServerThatStoppedReadingIsCancelledAtOnce() async throws {
+            let socket = try await client.request("deaf")
+                .webSocket(options: WebSocketOptions(closeTimeout: .milliseconds(200)))
+            let megabyte = Data(count: 1 << 20)
+            let sender = Task {
+                for _ in 0..<256 { try await socket.send(megabyte) }  // far more than the kernel's buffers hold
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let clock = ContinuousClock()
+            let start = clock.now
+            sender.cancel()
+            let error = try await #require(throws: KonexError.self) { try await sender.value }
+            #expect(error.stage == .cancelled && clock.now - start < .seconds(1))
+            await socket.close()  // the queued frames go nowhere: the close times out and drops the connection
+            #expect(socket.closeCode == .abnormalClosure)
+        }
+
+        @Test func fiftyConcurrentSendersShareOneCompressionWindowInOrder() async throws {
+            // permessage-deflate's window is shared by every message on the connection: frames compressed out of
+            // the order they go out would not inflate at the server (it would close with 1002 or 1007).
+            let socket = try await client.request("echo").webSocket(options: WebSocketOptions(compression: true))
+            let sent = (0..<50).map { "\($0): " + String(repeating: "konex websocket ", count: 200 + $0) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for text in sent { group.addTask { try await socket.send(text) } }
+                try await group.waitForAll()
+            }
+            var echoed: Set<String> = []
+            for try await message in socket.messages {
+                guard case .text(let text) = message else { break }
+                echoed.insert(text)
+                if echoed.count == sent.count { break }
+            }
+            #expect(echoed == Set(sent))
+            await socket.close()
+        }
+
         @Test func aRefusalKeepsItsHeadersAndTheStartOfItsBody() async throws {
             let error = try await #require(throws: KonexError.self) { _ = try await client.request("auth").webSocket() }
             #expect(error.statusCode == 401)

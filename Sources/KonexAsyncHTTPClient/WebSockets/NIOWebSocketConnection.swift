@@ -32,11 +32,20 @@
             case .binary(let data):
                 frame = WebSocketFrameHandler.frame(.binary, channel.allocator.buffer(bytes: data))
             }
+            // Completes once the frame is on the socket: a server that reads slowly slows the sender too. A sender
+            // cancelled while it waits (a server that stopped reading) stops waiting; the frame stays queued.
+            let written = channel.eventLoop.makePromise(of: Void.self)
+            channel.writeAndFlush(frame, promise: written)
             do {
-                // Completes once the frame is on the socket: a server that reads slowly slows the sender too.
-                try await channel.writeAndFlush(frame).get()
+                try await withTaskCancellationHandler {
+                    try await written.futureResult.get()
+                } onCancel: {
+                    written.fail(CancellationError())
+                }
             } catch let failure as WebSocketFailure {
                 throw failure
+            } catch is CancellationError {
+                throw CancellationError()
             } catch {
                 throw WebSocketFailure(.connectionLost, "the message could not be sent: \(error)")
             }
