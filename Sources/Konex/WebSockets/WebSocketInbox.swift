@@ -7,6 +7,11 @@ package final class WebSocketInbox: Sendable {
     package enum End: Sendable {
         case closed(WebSocketCloseCode, reason: String?)
         case failed(WebSocketFailure)
+
+        /// This side closed and the peer never answered within `timeout`: dropped, 1006 (RFC 6455 §7.1.5).
+        package static func unansweredClose(after timeout: Duration) -> End {
+            .closed(.abnormalClosure, reason: "the server did not answer the close within \(timeout)")
+        }
     }
 
     /// What ``deliver(_:)`` did with a message.

@@ -13,8 +13,7 @@
         private let inbox: WebSocketInbox
 
         /// Called on the event loop, as the upgrade completes.
-        init(channel: any Channel, handler: WebSocketFrameHandler, response: HTTPURLResponse, options: WebSocketOptions)
-        {
+        init(channel: any Channel, handler: WebSocketFrameHandler, response: HTTPURLResponse) {
             self.channel = channel
             self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
             self.response = response

@@ -130,8 +130,7 @@
                     try channel.pipeline.syncOperations.addHandler(handler)
                     handshake.succeed(
                         NIOWebSocketConnection(
-                            channel: channel, handler: handler, response: try target.response(to: head),
-                            options: options))
+                            channel: channel, handler: handler, response: try target.response(to: head)))
                 }
             }
             try pipeline.addHTTPClientHandlers(

@@ -176,13 +176,8 @@
                 }
                 reason = text
             }
-            if !closeSent {
-                closeSent = true
-                var echo = context.channel.allocator.buffer(capacity: 2)
-                if code != .noStatusReceived { echo.writeInteger(code.rawValue) }
-                context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, echo)), promise: nil)
-            }
-            end(Self.end(forPeerCode: code, reason: reason, maximumMessageSize: options.maximumMessageSize))
+            if !closeSent { _ = sendClose(code == .noStatusReceived ? nil : code, context: context) }  // echo its code
+            end(Self.end(forPeerCode: code, reason: reason))
             context.close(promise: nil)
         }
 
@@ -190,19 +185,15 @@
         /// dropped connection (1006: it never answered).
         func close(code: WebSocketCloseCode, reason: String) {
             guard let context, !closeSent else { return }
-            closeSent = true
             // 1005 and 1006 report; they are never sent (§7.4.1).
             let sent: WebSocketCloseCode =
                 code == .noStatusReceived || code == .abnormalClosure ? .normalClosure : code
-            var payload = context.channel.allocator.buffer(capacity: 2 + 123)
-            payload.writeInteger(sent.rawValue)
-            payload.writeString(Self.truncated(reason, toUTF8Count: 123))  // a control frame holds 125 bytes
-            context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, payload)), promise: nil)
+            _ = sendClose(sent, reason: reason, context: context)
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             let timeout = options.closeTimeout
-            closeTimer = context.eventLoop.scheduleTask(in: .nanoseconds(Self.nanoseconds(timeout))) {
-                handler.value.end(
-                    .closed(.abnormalClosure, reason: "the server did not answer the close within \(timeout)"))
+            let wait = max(.zero, min(timeout, .seconds(86_400 * 365)))  // a year at most: NIO's deadlines overflow
+            closeTimer = context.eventLoop.scheduleTask(in: .nanoseconds(wait.nanoseconds)) {
+                handler.value.end(.unansweredClose(after: timeout))
                 handler.value.context?.close(promise: nil)
             }
         }
@@ -223,16 +214,25 @@
             guard let context else { return }
             end(.failed(WebSocketFailure(kind, message, closeCode: closeCode)))
             if !closeSent {
-                closeSent = true
-                var payload = context.channel.allocator.buffer(capacity: 2)
-                payload.writeInteger(closeCode.rawValue)
                 let channel = context.channel
-                context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, payload))).whenComplete { _ in
-                    channel.close(promise: nil)
-                }
+                sendClose(closeCode, context: context).whenComplete { _ in channel.close(promise: nil) }
             } else {
                 context.close(promise: nil)
             }
+        }
+
+        /// Sends this side's one close frame: `code` (none for an empty close) and `reason`, cut to what a control
+        /// frame holds (125 bytes, two of them the code). No data frame may follow it.
+        private func sendClose(_ code: WebSocketCloseCode?, reason: String = "", context: ChannelHandlerContext)
+            -> EventLoopFuture<Void>
+        {
+            closeSent = true
+            var payload = context.channel.allocator.buffer(capacity: 2 + 123)
+            if let code {
+                payload.writeInteger(code.rawValue)
+                payload.writeString(Self.truncated(reason, toUTF8Count: 123))
+            }
+            return context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, payload)))
         }
 
         /// Records how the connection ended (the first end wins), after any held messages.

@@ -22,9 +22,7 @@
         }
 
         /// The peer's close: the codes of a broken protocol are failures, the rest ends (which may reconnect).
-        static func end(forPeerCode code: WebSocketCloseCode, reason: String?, maximumMessageSize: Int)
-            -> WebSocketInbox.End
-        {
+        static func end(forPeerCode code: WebSocketCloseCode, reason: String?) -> WebSocketInbox.End {
             let said = reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
             switch code {
             case .protocolError, .invalidFramePayloadData:
@@ -52,11 +50,6 @@
             return result
         }
 
-        static func nanoseconds(_ duration: Duration) -> Int64 {
-            let (seconds, attoseconds) = duration.components
-            guard seconds < 86_400 * 365 else { return Int64(86_400 * 365) * 1_000_000_000 }
-            return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        }
     }
 
     extension ByteBuffer {

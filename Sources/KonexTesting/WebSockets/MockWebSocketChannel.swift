@@ -157,9 +157,7 @@ final class MockWebSocketChannel: WebSocketChannel {
         if !answers, let clock {
             // As a real transport does with a peer that never answers: wait, then drop the connection.
             try? await clock.sleep(for: options.closeTimeout)
-            finish(
-                .closed(
-                    .abnormalClosure, reason: "the server did not answer the close within \(options.closeTimeout)"))
+            finish(.unansweredClose(after: options.closeTimeout))
         } else {
             finish(.closed(code, reason: reason))  // the mock server answers a close with the same code
         }
