@@ -43,7 +43,14 @@ enum LoopbackSocket {
         Thread.detachNewThread {
             while true {
                 let connection = accept(listener, nil, nil)
-                if connection < 0 { return }  // the listener was shut down
+                if connection < 0 {  // the listener was shut down
+                    #if !canImport(Darwin)
+                        // Closed here, by the one thread that accepts on it, never before it is done: a number
+                        // closed earlier could go to the next test's listener, and this loop would take its requests.
+                        close(listener)
+                    #endif
+                    return
+                }
                 Thread.detachNewThread {
                     #if canImport(Darwin)
                         var noSignal: Int32 = 1
@@ -57,10 +64,13 @@ enum LoopbackSocket {
         return (listener, UInt16(bigEndian: address.sin_port))
     }
 
-    /// Stops accepting: a thread blocked in `accept` returns.
+    /// Stops accepting: a thread blocked in `accept` returns (on Linux, `shutdown` wakes it and it closes the
+    /// listener itself; Darwin's `accept` wakes on `close`).
     static func stop(_ listener: Int32) {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        #if canImport(Darwin)
+            close(listener)
+        #endif
     }
 
     /// The request head (up to the blank line, at most 64 KiB) and the body bytes that came with it.
