@@ -11,8 +11,8 @@
     /// pulls (a slow reader slows the socket), cancellation that closes the request at once, and no trap on a
     /// hostile `Content-Length`.
     ///
-    /// Konex follows redirects itself, as ``Konex/RedirectPolicy`` says, so the `HTTPClient` must not follow them
-    /// (``makeClient(configuration:connectTimeout:)`` makes one that way); everything above the transport
+    /// Konex follows redirects itself, above the transport, as ``Konex/RedirectPolicy`` says, so the `HTTPClient` must
+    /// not follow them (``makeClient(configuration:connectTimeout:)`` makes one that way); everything above the transport
     /// (adapters, plugins, validators, retries, the cache, coalescing, limits, streams, HAR recording) works unchanged.
     /// ```swift
     /// let client = KonexClient(baseURL: api, transport: AsyncHTTPClientTransport.shared)
@@ -24,7 +24,8 @@
     public final class AsyncHTTPClientTransport: StreamingTransport, DownloadTransport {
         /// The client requests go through.
         public let client: HTTPClient
-        /// What to do with 3xx answers.
+        /// The redirects a client over this transport follows (Konex follows them above the transport, by the rules
+        /// ``Konex/RedirectPolicy`` lists; the `HTTPClient` never does).
         public let redirectPolicy: RedirectPolicy
         /// The longest wait for the response head (connect included); `nil` for no limit.
         public let headTimeout: Duration?
@@ -44,13 +45,11 @@
             init(_ client: HTTPClient) { self.client = client }
         }
 
-        /// The most redirects followed under ``Konex/RedirectPolicy/follow`` before the last 3xx is returned.
-        public static let redirectLimit = 20
-
         /// Creates a transport over `client`, which the caller owns (and shuts down).
         /// - Parameters:
         ///   - client: An `HTTPClient` whose `redirectConfiguration` is `.disallow` (see ``makeClient(configuration:connectTimeout:)``).
-        ///   - redirectPolicy: What to do with 3xx answers; `.follow` by default.
+        ///   - redirectPolicy: Which redirects a client over this transport follows (``Konex/KonexClient/redirectPolicy``
+        ///     overrides it); `.follow` by default.
         ///   - headTimeout: The longest wait for the response head; `nil` for none. A request's own timeout (its
         ///     `URLRequest.timeoutInterval`, which Konex sets from `timeout:`) applies when shorter.
         ///   - bodyTimeout: The longest the body may take after the head; `nil` for none. Independently, the body
@@ -214,76 +213,33 @@
             func extract(key: String, from headers: NIOHTTP1.HTTPHeaders) -> String? { headers.first(name: key) }
         }
 
-        // MARK: The head, redirects and deadlines
+        // MARK: The head and its deadlines
 
-        /// Sends `request`, following redirects as the policy says, and returns the final head and its body.
+        /// Sends `request` once (a redirect is the answer: Konex follows it above the transport) and returns the head
+        /// and its body.
         private func head(
             for request: URLRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
         ) async throws -> (
             HTTPClientResponse, HTTPClientResponse.Body, URL, BodyLimits
         ) {
-            var current = request
-            var count = 0
-            let started = ContinuousClock.now
+            guard let url = request.url else { throw URLError(.badURL) }
             let requestTimeout: Duration? =
                 request.timeoutInterval > 0 && request.timeoutInterval.isFinite
                 ? .milliseconds(Int64(min(request.timeoutInterval, 86_400) * 1_000)) : nil
             let headLimit = [headTimeout, requestTimeout].compactMap { $0 }.min()
-            while true {
-                guard let url = current.url else { throw URLError(.badURL) }
-                let remaining = headLimit.map { $0 - started.duration(to: .now) }
-                if let remaining, remaining <= .zero { throw URLError(.timedOut, url: url) }
-                let response: HTTPClientResponse
-                do {
-                    let deadline: NIODeadline =
-                        remaining.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
-                    // Progress is the first request's: a 307/308 sending the body again would start it over.
-                    let converted = try Self.request(current, uploadProgress: count == 0 ? uploadProgress : nil)
-                    response = try await execute(converted, deadline: deadline)
-                } catch {
-                    throw Self.transportError(error, url: url)
-                }
-                let status = Int(response.status.code)
-                // The final head: the body's deadline starts now.
-                // The client's read timeout already bounds silence; a watchdog (a task and a timer per request) is
-                // only worth it for a shorter limit.
-                let idle = requestTimeout.flatMap { limit in clientReadTimeout.map { limit < $0 } ?? true ? limit : nil
-                }
-                let limits = BodyLimits(deadline: bodyTimeout.map { ContinuousClock.now + $0 }, idle: idle)
-                let final = (response, response.body, url, limits)
-                guard (300..<400).contains(status), status != 304,
-                    let location = response.headers.first(name: "location"),
-                    let target = URL(string: location, relativeTo: url)?.absoluteURL,
-                    count < Self.redirectLimit
-                else { return final }
-                let head = try Self.response(response, url: url)
-                guard
-                    let next = redirectPolicy.redirect(
-                        Self.redirected(current, to: target, status: status), after: head, count: count)
-                else { return final }
-                count += 1
-                current = next
+            let response: HTTPClientResponse
+            do {
+                let deadline: NIODeadline = headLimit.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
+                response = try await execute(
+                    Self.request(request, uploadProgress: uploadProgress), deadline: deadline)
+            } catch {
+                throw Self.transportError(error, url: url)
             }
-        }
-
-        /// The request a redirect proposes: 303 (and 301/302 after a POST) become a GET without a body, as browsers
-        /// and URLSession do; 307 and 308 keep the method and the body.
-        static func redirected(_ request: URLRequest, to target: URL, status: Int) -> URLRequest {
-            var next = request
-            next.url = target
-            let method = request.httpMethod ?? "GET"
-            if status == 303 || ((status == 301 || status == 302) && method == "POST") {
-                next.httpMethod = method == "HEAD" ? "HEAD" : "GET"
-                next.httpBody = nil
-                next.setValue(nil, forHTTPHeaderField: "Content-Type")
-                next.setValue(nil, forHTTPHeaderField: "Content-Length")
-            }
-            if target.host != request.url?.host {
-                // Credentials are for the host they were given to.
-                next.setValue(nil, forHTTPHeaderField: "Authorization")
-                next.setValue(nil, forHTTPHeaderField: "Cookie")
-            }
-            return next
+            // The body's deadline starts now. The client's read timeout already bounds silence; a watchdog (a task
+            // and a timer per request) is only worth it for a shorter limit.
+            let idle = requestTimeout.flatMap { limit in clientReadTimeout.map { limit < $0 } ?? true ? limit : nil }
+            let limits = BodyLimits(deadline: bodyTimeout.map { ContinuousClock.now + $0 }, idle: idle)
+            return (response, response.body, url, limits)
         }
     }
 #endif

@@ -14,7 +14,7 @@ extension MemoryHeavy {
                         "FoundationNetworking counts timeouts in whole seconds (Konex rounds 0.5 s up to 1 s; unrounded it fires after ~1 ms)",
                     "an unknown Content-Encoding passes through undecoded":
                         "FoundationNetworking fails the request (URLError -1) on a Content-Encoding libcurl does not know",
-                    "a 3xx answered without following it keeps its body":
+                    "a 3xx keeps its body":
                         "FoundationNetworking drops the body of a redirect its delegate declines to follow",
                     "a slow reader of a streamed body gets every byte (back pressure)":
                         "FoundationNetworking cannot pause a transfer, so a slow reader overflows the stream's buffer",
@@ -28,7 +28,6 @@ extension MemoryHeavy {
             let server = try #require(Server.url, Server.skipReason)
             let contract = TransportContract(
                 transport: URLSessionTransport(configuration: .ephemeral), server: server,
-                notFollowingRedirects: URLSessionTransport(configuration: .ephemeral, redirectPolicy: .doNotFollow),
                 knownLimits: Self.linuxLimits)
             let outcomes = await contract.run()
             #expect(outcomes.count == TransportContract.checks.count)

@@ -153,12 +153,7 @@
     struct AsyncHTTPClientTransportContractTests {
         @Test func meetsTheWholeContract() async throws {
             let server = try #require(AsyncHTTPClientTransportTests.server, "scripts/test exports KONEX_HTTPBIN_URL")
-            let http = AsyncHTTPClientTransport.makeClient()
-            let outcomes = await TransportContract(
-                transport: AsyncHTTPClientTransport.shared, server: server,
-                notFollowingRedirects: AsyncHTTPClientTransport(client: http, redirectPolicy: .doNotFollow)
-            ).run()
-            try await http.shutdown()
+            let outcomes = await TransportContract(transport: AsyncHTTPClientTransport.shared, server: server).run()
             #expect(outcomes.count == TransportContract.checks.count)
             for outcome in outcomes {
                 print("AsyncHTTPClientTransport contract: \(outcome)")

@@ -56,6 +56,13 @@ extension KonexClient {
         return (transport, transportObserver)
     }
 
+    /// How requests follow redirects now: over a scope's transport, the client's policy else that transport's.
+    var activeRedirects: Received.Redirects {
+        guard let scope = TransportScope.current else { return redirects }
+        return Received.Redirects(
+            policy: redirectPolicy ?? scope.transport.redirectPolicy, redaction: redaction)
+    }
+
     /// The clock waits use now: a scope's, else this client's own.
     var activeClock: any Clock<Duration> { TransportScope.current?.clock ?? clock }
 }

@@ -35,6 +35,12 @@ public final class KonexClient: Sendable {
     public let timeout: Duration?
     /// Bodies larger than this fail with a transport-stage error instead of being decoded; `nil` for no limit.
     public let maximumResponseSize: Int?
+    /// Which redirects are followed; `nil` uses the transport's ``Transport/redirectPolicy`` (``RedirectPolicy/follow``
+    /// unless the transport was made with another). The rules ``RedirectPolicy`` lists apply either way.
+    public let redirectPolicy: RedirectPolicy?
+    /// What is secret in this client's requests and responses: the headers listed here are also dropped when a
+    /// redirect changes origin. ``Redaction/default`` by default.
+    public let redaction: Redaction
     /// What retries wait on; inject a test clock to make backoff instant in tests.
     public let clock: any Clock<Duration>
     /// Where callback forms (`onSuccess`/`onError`, `completion`) run unless a call passes its own `queue`;
@@ -46,6 +52,8 @@ public final class KonexClient: Sendable {
     let basePrefix: CheckedBase?
     /// ``transport`` as an observing transport, when it reports phases.
     let transportObserver: (any ObservingTransport)?
+    /// How requests over ``transport`` follow redirects, settled once.
+    let redirects: Received.Redirects
 
     /// Creates a client.
     /// - Parameters:
@@ -67,6 +75,8 @@ public final class KonexClient: Sendable {
     ///   - interceptors: Client-level interceptors around the transport call (cache, coalescing, limits).
     ///   - instruments: What watches every request from start to end (tracing, metrics); none by default.
     ///   - webSocketTransport: Opens WebSocket connections; `nil` uses `transport` when it can.
+    ///   - redirectPolicy: Which redirects are followed; `nil` (the default) uses the transport's.
+    ///   - redaction: What is secret: hidden in logs, dropped from a redirect to another origin.
     public init(
         baseURL: URL? = nil,
         headers: [String: String] = [:],
@@ -85,7 +95,9 @@ public final class KonexClient: Sendable {
         retriers: [any RequestRetrier] = [],
         interceptors: [any TransportInterceptor] = [],
         instruments: [any RequestInstrument] = [],
-        webSocketTransport: (any WebSocketTransport)? = nil
+        webSocketTransport: (any WebSocketTransport)? = nil,
+        redirectPolicy: RedirectPolicy? = nil,
+        redaction: Redaction = .default
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -100,6 +112,10 @@ public final class KonexClient: Sendable {
         self.callbackQueue = callbackQueue
         basePrefix = baseURL.map(CheckedBase.init)
         transportObserver = transport.phaseObserver
+        self.redirectPolicy = redirectPolicy
+        self.redaction = redaction
+        redirects = Received.Redirects(
+            policy: redirectPolicy ?? transport.redirectPolicy, redaction: redaction)
         components = Lock(
             Components(
                 plugins: plugins, validators: responseValidators, processors: responseProcessors, adapters: adapters,

@@ -171,26 +171,32 @@ extension DataRequest {
         report?.started()
         do {
             let (transport, observer) = client.activeRoute
+            let redirects = client.activeRedirects
             var reply: TransportReply?
             let (data, response, body): (Data, HTTPURLResponse, Received.Body)
             if let chain {
                 // The innermost call may answer several callers (coalescing) or none (a cache hit), so progress
                 // through interceptors is reported at the ends only.
-                let phases = observer == nil ? nil : Lock<TransferPhases?>(nil)
-                let replied = try await chain.reply(to: request) { request in
-                    let (data, response, body) = try await Received.receive(
-                        request, over: transport, observer: observer, into: .memory, report: nil)
-                    if let phases, let measured = body.phases { phases.value = measured }
-                    return (data, response)
+                // Each hop of a redirect chain passes the interceptors as a request of its own.
+                var lastReply: TransportReply?
+                (data, response, body) = try await Received.following(request, redirects: redirects) { hop in
+                    let phases = observer == nil ? nil : Lock<TransferPhases?>(nil)
+                    let replied = try await chain.reply(to: hop) { request in
+                        let (data, response, body) = try await Received.receiveOnce(
+                            request, over: transport, observer: observer, into: .memory, report: nil)
+                        if let phases, let measured = body.phases { phases.value = measured }
+                        return (data, response)
+                    }
+                    lastReply = replied
+                    return (replied.data, replied.response, Received.Body(phases: phases?.value))
                 }
-                reply = replied
-                (data, response, body) = (replied.data, replied.response, Received.Body(phases: phases?.value))
+                reply = lastReply
             } else if case .webSocket(let options) = target {
                 let channel = try await client.activeWebSocketTransport().connect(request, options: options)
                 (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
             } else {
                 (data, response, body) = try await Received.receive(
-                    request, over: transport, observer: observer, into: target, report: report)
+                    request, over: transport, observer: observer, into: target, report: report, redirects: redirects)
             }
             let file = body.file
             let now = ContinuousClock.now
@@ -221,6 +227,7 @@ extension DataRequest {
             var received = TransportResponse(response: response, data: data, timing: timing, file: file)
             received.stream = body.stream
             received.webSocket = body.webSocket
+            received.redirects = body.redirects
             if let reply {
                 received.source = reply.source
                 received.isShared = reply.isShared
@@ -270,7 +277,8 @@ extension DataRequest {
         if received.file != nil || received.stream != nil || received.webSocket != nil {
             return Exchange(
                 request: request, response: received.response, received: received.data, data: received.data,
-                timing: received.timing, file: received.file, stream: received.stream, webSocket: received.webSocket)
+                timing: received.timing, file: received.file, stream: received.stream, webSocket: received.webSocket,
+                redirects: received.redirects)
         }
         let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
         var data = received.data
@@ -286,7 +294,7 @@ extension DataRequest {
         }
         return Exchange(
             request: request, response: received.response, received: received.data, data: data,
-            timing: received.timing, source: received.source)
+            timing: received.timing, source: received.source, redirects: received.redirects)
     }
 
     /// A closure that returns the time elapsed on `clock` since this call.

@@ -19,6 +19,8 @@ struct Exchange: Sendable {
     var source: ResponseSource = .network
     /// The instruments' recorders of a WebSocket handshake, ended when its connection closes.
     var recorders: Recorders? = nil
+    /// The redirects followed to reach ``response``, first to last.
+    var redirects: [Redirect] = []
 }
 
 /// Where step 4 puts the response body.

@@ -13,6 +13,64 @@ enum Received {
         var phases: TransferPhases?
         /// Download progress was reported chunk by chunk, so only the end remains to say.
         var countedProgress = false
+        /// The redirects followed to reach this response, first to last.
+        var redirects: [Redirect] = []
+    }
+
+    /// Receives the body of `request` as `target` asks, following redirects by ``RedirectRules`` and `redirects`.
+    /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
+    @inline(__always) static func receive(
+        _ request: URLRequest, over transport: any Transport, observer phaseObserver: (any ObservingTransport)?,
+        into target: BodyTarget, report: ProgressReport?, redirects: Redirects
+    ) async throws -> (Data, HTTPURLResponse, Body) {
+        try await following(request, redirects: redirects) { hop in
+            try await receiveOnce(hop, over: transport, observer: phaseObserver, into: target, report: report)
+        }
+    }
+
+    /// Sends `request` with `send`, then each redirect the rules and the policy allow as a request of its own (so
+    /// interceptors, a cache among them, see every hop); a hop's body is discarded.
+    /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
+    @inline(__always) static func following(
+        _ request: URLRequest, redirects: Redirects,
+        send: (URLRequest) async throws -> (Data, HTTPURLResponse, Body)
+    ) async throws -> (Data, HTTPURLResponse, Body) {
+        var received = try await send(request)
+        // Most answers are not redirects: one comparison, and nothing allocated.
+        guard RedirectRules.redirects(received.1.statusCode) else { return received }
+        var current = request
+        var visited = [RedirectRules.visitKey(request)]
+        var hops: [Redirect] = []
+        while true {
+            let (_, response, body) = received
+            switch RedirectRules.next(
+                after: response, to: current, visited: visited, policy: redirects.policy,
+                redaction: redirects.redaction)
+            {
+            case .stop:
+                received.2.redirects = hops
+                return received
+            case .follow(let next, let hop):
+                BodyFile.remove(body.file)
+                body.stream?.cancel()
+                hops.append(hop)
+                visited.append(RedirectRules.visitKey(next))
+                current = next
+                received = try await send(current)
+            case .refuse(let reason):
+                BodyFile.remove(body.file)
+                body.stream?.cancel()
+                throw KonexError(
+                    stage: .redirect, message: reason, method: HTTPMethod(current.httpMethod ?? "GET"),
+                    url: current.url, request: current, response: response)
+            }
+        }
+    }
+
+    /// How a request follows redirects: the policy, and the redaction whose secret headers stay with their origin.
+    struct Redirects: Sendable {
+        let policy: RedirectPolicy
+        let redaction: Redaction
     }
 
     /// Receives the body of `request` as `target` asks. For a file or a stream, the returned data is only the start
@@ -20,7 +78,7 @@ enum Received {
     /// `observer` is `transport` itself when it reports phases (``Transport/phaseObserver``).
     // Inlined, like the other steps between a terminal and `URLSession`: every async frame is entered and resumed
     // once a request, with cold caches after FoundationNetworking's own work (see BENCHMARKS.md, *Paired ratios*).
-    @inline(__always) static func receive(
+    @inline(__always) static func receiveOnce(
         _ request: URLRequest, over transport: any Transport, observer phaseObserver: (any ObservingTransport)?,
         into target: BodyTarget, report: ProgressReport?
     ) async throws -> (Data, HTTPURLResponse, Body) {

@@ -19,6 +19,9 @@ public struct Response<Value: Sendable>: Sendable {
     public let timing: RequestTiming
     /// Where the response came from: the network, or an ``HTTPCache`` (fresh, or revalidated with a 304).
     public let source: ResponseSource
+    /// The redirects followed to reach ``response``, first to last (URL and status of each hop); empty when the first
+    /// answer was the last. ``response``'s `url` is where the chain ended.
+    public var redirects: [Redirect] = []
 
     /// Creates a response.
     public init(
@@ -50,9 +53,11 @@ public struct Response<Value: Sendable>: Sendable {
 
     /// The same response with its value transformed.
     public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
-        Response<T>(
+        var mapped = Response<T>(
             value: try transform(value), request: request, response: response, data: data, timing: timing,
             source: source)
+        mapped.redirects = redirects
+        return mapped
     }
 }
 

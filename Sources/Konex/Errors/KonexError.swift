@@ -25,6 +25,9 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let adaptation = Stage(rawValue: "adaptation")
         /// No HTTP response: connection refused, lost, timed out, DNS …
         public static let transport = Stage(rawValue: "transport")
+        /// A redirect was refused: a scheme that is never followed, `https` to `http`, a loop, too many hops, a
+        /// `Location` that is not a URL (see ``RedirectPolicy``). The error's `response` is the 3xx.
+        public static let redirect = Stage(rawValue: "redirect")
         /// A response arrived but a validator rejected it.
         public static let validation = Stage(rawValue: "validation")
         /// A ``KonexResponseProcessor`` threw.

@@ -19,14 +19,21 @@ public struct Redaction: Sendable {
     /// What replaces a redacted value.
     public static let placeholder = "REDACTED"
 
-    /// Header names (case-insensitive) whose values are replaced.
-    public var headers: Set<String>
-    /// Query item names (case-insensitive) whose values are replaced.
-    public var queryItems: Set<String>
-    /// JSON object keys (case-insensitive, at any depth, in request and response bodies) whose values are replaced.
-    public var jsonFields: Set<String>
+    /// Header names whose values are replaced, compared by meaning (case, `_`, `-` and camel case do not count).
+    public var headers: Set<String> { didSet { normalizedHeaders = Self.normalized(headers) } }
+    /// Query item names whose values are replaced, compared by meaning.
+    public var queryItems: Set<String> { didSet { normalizedQueryItems = Self.normalized(queryItems) } }
+    /// JSON object keys (at any depth, in request and response bodies) whose values are replaced, compared by meaning.
+    public var jsonFields: Set<String> { didSet { normalizedJSONFields = Self.normalized(jsonFields) } }
     /// Values that must never be written; a fixture that still contains one is refused.
     public var secrets: [String]
+    /// Whether a name that says it holds a credential is redacted although no list names it: `accessToken`,
+    /// `X-Tenant-Key`, `user[password]`, `client_assertion`, OAuth's `code` (`true` by default).
+    public var recognisesSecretNames = true
+
+    private var normalizedHeaders: Set<String>
+    private var normalizedQueryItems: Set<String>
+    private var normalizedJSONFields: Set<String>
 
     /// Creates a redaction policy.
     public init(headers: Set<String>, queryItems: Set<String>, jsonFields: Set<String>, secrets: [String] = []) {
@@ -34,6 +41,18 @@ public struct Redaction: Sendable {
         self.queryItems = Set(queryItems.map { $0.lowercased() })
         self.jsonFields = Set(jsonFields.map { $0.lowercased() })
         self.secrets = secrets
+        normalizedHeaders = Self.normalized(headers)
+        normalizedQueryItems = Self.normalized(queryItems)
+        normalizedJSONFields = Self.normalized(jsonFields)
+    }
+
+    private static func normalized(_ names: Set<String>) -> Set<String> { Set(names.map(SecretName.normalized)) }
+
+    /// Whether a header of this name is redacted: listed in ``headers`` in any spelling, or named like a credential.
+    /// - Parameter name: The header's name, in any case.
+    public func isSecret(header name: String) -> Bool {
+        let normal = SecretName.normalized(name)
+        return normalizedHeaders.contains(normal) || (recognisesSecretNames && SecretName.isSecret(name))
     }
 
     /// The default policy.
@@ -53,9 +72,8 @@ public struct Redaction: Sendable {
 
     /// The header's value: the placeholder when the header is listed, the URL redacted for a header that holds one.
     public func value(ofHeader name: String, _ value: String) -> String {
-        let lower = name.lowercased()
-        if headers.contains(lower) { return Self.placeholder }
-        return Self.urlHeaders.contains(lower) ? url(value) : value
+        if isSecret(header: name) { return Self.placeholder }
+        return Self.urlHeaders.contains(name.lowercased()) ? url(value) : value
     }
 
     /// The URL (absolute or relative) with listed query items' values and a user-info password replaced. Text that
@@ -68,10 +86,9 @@ public struct Redaction: Sendable {
             components.password = Self.placeholder
             changed = true
         }
-        if let items = components.queryItems, items.contains(where: { queryItems.contains($0.name.lowercased()) }) {
+        if let items = components.queryItems, items.contains(where: { isListedField($0.name) }) {
             components.queryItems = items.map { item in
-                queryItems.contains(item.name.lowercased())
-                    ? URLQueryItem(name: item.name, value: Self.placeholder) : item
+                isListedField(item.name) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
             }
             changed = true
         }
@@ -107,7 +124,7 @@ public struct Redaction: Sendable {
 
     /// The query item's value, or the placeholder when the item is listed.
     public func value(ofQueryItem name: String, _ value: String) -> String {
-        queryItems.contains(name.lowercased()) ? Self.placeholder : value
+        isListedField(name) ? Self.placeholder : value
     }
 
     /// Replaces listed fields in a body's text (JSON, or a form or multipart body when `contentType` says so), and
@@ -191,16 +208,22 @@ public struct Redaction: Sendable {
     /// A JSON key is listed when it is a listed field, or named like a listed header (echo services and error
     /// bodies repeat request headers).
     private func isListedJSONKey(_ key: String) -> Bool {
-        let lower = key.lowercased()
-        return jsonFields.contains(lower) || headers.contains(lower)
+        isListedField(key) || normalizedHeaders.contains(SecretName.normalized(key))
     }
 
-    /// Whether a form field or multipart part of this name is redacted: a form body is a query string, and its
-    /// fields are the same as a JSON body's, so the names are ``queryItems`` and ``jsonFields`` together.
-    /// - Parameter name: The field's name (case-insensitive).
+    /// Whether a query item, form field, multipart part or JSON key of this name is redacted: a form body is a
+    /// query string, and its fields are the same as a JSON body's, so the names are ``queryItems`` and
+    /// ``jsonFields`` together, in any spelling (`accessToken` is `access_token`), and, unless
+    /// ``recognisesSecretNames`` is off, any name that says it holds a credential. A bracketed form name
+    /// (`user[password]`) is read by its words.
+    /// - Parameter name: The field's name, in any spelling.
     public func isListedField(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return queryItems.contains(lower) || jsonFields.contains(lower)
+        let normal = SecretName.normalized(name)
+        // `user[ssn]` is the `ssn` field of a nested form: its last word is the field.
+        let last = normal.split(separator: "_").last.map(String.init) ?? normal
+        return normalizedQueryItems.contains(normal) || normalizedJSONFields.contains(normal)
+            || normalizedQueryItems.contains(last) || normalizedJSONFields.contains(last)
+            || (recognisesSecretNames && SecretName.isSecret(name))
     }
 
     /// The first registered secret found in `data`, if any.

@@ -1,10 +1,8 @@
 import Foundation
 
-/// The session delegate of ``URLSessionTransport``: redirects, challenges, and the chunks of streamed responses.
+/// The session delegate of ``URLSessionTransport``: redirects declined, challenges, and the chunks of streamed
+/// responses.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    let redirectPolicy: RedirectPolicy
-    // Redirects followed so far per task; a task lives on one session, so its identifier is a stable key.
-    private let redirectCounts = Lock<[Int: Int]>([:])
     // The 401/407 responses of challenges declined on FoundationNetworking, by method and URL, until `send`
     // collects them (`data(for:)` does not expose its task, so the request is the key).
     private let challenged = Lock<[String: [HTTPURLResponse]]>([:])
@@ -23,7 +21,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    init(redirectPolicy: RedirectPolicy) { self.redirectPolicy = redirectPolicy }
+    override init() { super.init() }
 
     /// A streamed task: who waits for its head, and where its chunks go.
     private struct Streamed: Sendable {
@@ -93,16 +91,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let count = redirectCounts.withLock { counts in
-            let count = counts[task.taskIdentifier, default: 0]
-            counts[task.taskIdentifier] = count + 1
-            return count
-        }
-        completionHandler(redirectPolicy.decide(request, response, count))
+        // Konex follows redirects above the transport, by its own rules (RedirectRules): the 3xx is the answer here.
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        redirectCounts.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
         guard let streamed = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let head = streamed.head {
             // No head arrived. A challenge we declined ends as "cancelled": it was really the server's 401.

@@ -29,10 +29,16 @@ public protocol Transport: Sendable {
     /// through the streaming transport's `stream(_:bufferLimit:observer:)` when a progress handler is set, and Konex
     /// counts the body's chunks as they arrive.
     var reportsIncrementalProgress: Bool { get }
+
+    /// The redirects a client over this transport follows when the client sets no ``RedirectPolicy`` of its own;
+    /// ``RedirectPolicy/follow`` by default. A transport never follows a redirect itself: it returns the 3xx, and Konex
+    /// follows it by the rules ``RedirectPolicy`` lists, the same over every transport.
+    var redirectPolicy: RedirectPolicy { get }
 }
 
 extension Transport {
     public var reportsIncrementalProgress: Bool { false }
+    public var redirectPolicy: RedirectPolicy { .follow }
 }
 
 /// A transport that can write a response body straight to a file, so a download costs kilobytes of memory

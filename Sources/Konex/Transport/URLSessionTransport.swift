@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// The default transport: `URLSession`'s `data(for:)` (and `download(for:)` for downloads, which stream to disk),
-/// with a delegate that applies the ``RedirectPolicy`` and answers authentication challenges (FoundationNetworking
-/// can wait forever on a 401 challenge nobody answers).
+/// with a delegate that declines redirects (Konex follows them by its own rules, see ``RedirectPolicy``) and answers
+/// authentication challenges (FoundationNetworking can wait forever on a 401 challenge nobody answers).
 ///
 /// ```swift
 /// let transport = URLSessionTransport(configuration: .ephemeral, redirectPolicy: .limit(3))
@@ -18,12 +18,14 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport, O
     /// The session requests go through.
     public let session: URLSession
     private let ownsSession: Bool
-    private let redirectPolicy: RedirectPolicy
+    /// The redirects a client over this transport follows (Konex follows them; the session never does).
+    public let redirectPolicy: RedirectPolicy
     /// A second session, made on the first stream, whose delegate receives the chunks: `data(for:)` and
     /// `download(for:)` never share a delegate with streamed tasks.
     private let streaming = Lock<URLSession?>(nil)
 
-    /// Creates a transport over a session you own; its delegate, if any, stays in charge of redirects.
+    /// Creates a transport over a session you own. Its delegate, if any, stays in charge of redirects: a session that
+    /// follows them itself does so by its own rules, not Konex's (make the transport with a configuration instead).
     /// - Parameter session: The session to use.
     public init(session: URLSession) {
         self.session = session
@@ -34,9 +36,10 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport, O
     /// Creates a transport with its own session.
     /// - Parameters:
     ///   - configuration: The session configuration; `.default` by default.
-    ///   - redirectPolicy: What to do with 3xx redirects; `.follow` by default.
+    ///   - redirectPolicy: Which redirects a client over this transport follows (``KonexClient/redirectPolicy``
+    ///     overrides it); `.follow` by default.
     public init(configuration: URLSessionConfiguration = .default, redirectPolicy: RedirectPolicy = .follow) {
-        let delegate = SessionDelegate(redirectPolicy: redirectPolicy)
+        let delegate = SessionDelegate()
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         ownsSession = true
         self.redirectPolicy = redirectPolicy
@@ -54,7 +57,7 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport, O
             if let existing = streaming { return existing }
             let made = URLSession(
                 configuration: self.session.configuration,
-                delegate: SessionDelegate(redirectPolicy: redirectPolicy), delegateQueue: nil)
+                delegate: SessionDelegate(), delegateQueue: nil)
             streaming = made
             return made
         }

@@ -54,21 +54,82 @@ extension TransportContract {
             let (head, headResponse) = try await transport.send(request(server, "/get", method: "HEAD"))
             try require(headResponse.statusCode == 200 && head.isEmpty, "HEAD with \(head.count) B")
         },
-        Check(name: "redirects are followed within a host and across hosts") { context in
+        Check(name: "a 3xx is the transport's answer: it never follows a redirect") { context in
             let (transport, server) = (context.transport, context.server)
-            let (_, within) = try await transport.send(request(server, "/redirect/3"))
+            let (_, hop) = try await transport.send(request(server, "/redirect/3"))
             try require(
-                within.statusCode == 200 && within.url?.path == "/get",
-                "ended at \(within.statusCode) \(within.url?.path ?? "")")
-            // 127.0.0.1 and localhost are two hosts to a client.
-            guard let port = server.port else { return }
-            let other = "http://localhost:\(port)/get"
-            let (_, across) = try await transport.send(
-                request(
-                    server, "/redirect-to?url=\(other.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"))
+                hop.statusCode == 302 && hop.value(forHTTPHeaderField: "Location") != nil,
+                "answered \(hop.statusCode) from \(hop.url?.path ?? "nowhere"): the transport followed the redirect")
+        },
+        Check(name: "through a client, redirects are followed hop by hop") { context in
+            let client = KonexClient(transport: context.transport)
+            let within = try await client.request(request(context.server, "/redirect/3")).response()
             try require(
-                across.statusCode == 200 && across.url?.host == "localhost",
-                "ended at \(across.url?.absoluteString ?? "")")
+                within.statusCode == 200 && within.response.url?.path == "/get" && within.redirects.count == 3,
+                "ended at \(within.statusCode) \(within.response.url?.path ?? "") after \(within.redirects)")
+        },
+        Check(name: "through a client, another origin never sees credentials") { context in
+            // 127.0.0.1 and localhost are two origins to a client.
+            guard let port = context.server.port else { throw Violation("the server URL has no port") }
+            let client = KonexClient(transport: context.transport)
+            var withCredentials = redirectTo(context.server, "http://localhost:\(port)/anything", status: 302)
+            for (name, value) in [
+                ("Authorization", "Bearer contract-secret"), ("X-API-Key", "contract-key"), ("Cookie", "sid=contract"),
+                ("X-Konex-Kept", "kept"),
+            ] {
+                withCredentials.setValue(value, forHTTPHeaderField: name)
+            }
+            let echo = try await client.request(withCredentials).response()
+            let seen = try json(echo.data)["headers"] as? [String: String] ?? [:]
+            try require(echo.response.url?.host == "localhost", "ended at \(echo.response.url?.absoluteString ?? "")")
+            let leaked = ["Authorization", "X-Api-Key", "Cookie"].filter { seen[$0] != nil }
+            try require(leaked.isEmpty, "the other origin received \(leaked)")
+            try require(seen["X-Konex-Kept"] == "kept", "an ordinary header was dropped: \(seen)")
+        },
+        Check(name: "through a client, a 303 after a POST is a GET without the body") { context in
+            let client = KonexClient(transport: context.transport)
+            var post = redirectTo(
+                context.server, "/anything", status: 303, method: "POST", body: Data(#"{"a":1}"#.utf8))
+            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            let echo = try await client.request(post).response()
+            let seen = try json(echo.data)
+            let headers = seen["headers"] as? [String: String] ?? [:]
+            try require(seen["method"] as? String == "GET", "the 303 was followed with \(seen["method"] ?? "?")")
+            try require(
+                headers["Content-Type"] == nil && (seen["data"] as? String ?? "").isEmpty,
+                "the GET kept the body or its Content-Type: \(headers)")
+        },
+        Check(name: "through a client, a 307 keeps the method and a body that can be sent again") { context in
+            let client = KonexClient(transport: context.transport)
+            var put = redirectTo(context.server, "/anything", status: 307, method: "PUT", body: Data("again".utf8))
+            put.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+            let echo = try await client.request(put).response()
+            let seen = try json(echo.data)
+            try require(
+                seen["method"] as? String == "PUT" && seen["data"] as? String == "again",
+                "arrived as \(seen["method"] ?? "?") with `\(seen["data"] ?? "")`")
+        },
+        Check(name: "through a client, an endless redirect ends in a typed error") { context in
+            let client = KonexClient(transport: context.transport)
+            do {
+                _ = try await client.request(request(context.server, "/redirect/25")).response()
+                throw Violation("25 redirects were followed")
+            } catch let error as KonexError {
+                try require(error.stage == .redirect, "failed at \(error.stage): \(error)")
+            }
+        },
+        Check(name: "through a client, a redirect to a Unix socket or a file is refused") { context in
+            let client = KonexClient(transport: context.transport)
+            for target in [
+                "http+unix://%2Fvar%2Frun%2Fdocker.sock/info", "unix:///var/run/docker.sock", "file:///etc/passwd",
+            ] {
+                do {
+                    _ = try await client.request(redirectTo(context.server, target, status: 302)).response()
+                    throw Violation("a redirect to \(target) was followed")
+                } catch let error as KonexError {
+                    try require(error.stage == .redirect, "\(target): failed at \(error.stage): \(error)")
+                }
+            }
         },
         Check(name: "gzip bodies are decoded") { context in
             let (transport, server) = (context.transport, context.server)
@@ -172,11 +233,8 @@ extension TransportContract {
                 response.statusCode == 200 && data == Data("final".utf8),
                 "got \(response.statusCode) with `\(String(decoding: data.prefix(80), as: UTF8.self))`")
         },
-        Check(name: "a 3xx answered without following it keeps its body") { context in
-            guard let transport = context.notFollowingRedirects else {
-                throw Violation("no transport with redirects off was given (TransportContract(notFollowingRedirects:))")
-            }
-            let (data, response) = try await transport.send(request(context.faults, "/moved"))
+        Check(name: "a 3xx keeps its body") { context in
+            let (data, response) = try await context.transport.send(request(context.faults, "/moved"))
             try require(response.statusCode == 302, "status \(response.statusCode), not the 302 itself")
             try require(
                 data == Data("moved here".utf8),

@@ -28,7 +28,6 @@ public struct TransportContract: Sendable {
         let server: URL
         /// The run's own fault server (``ContractServer``).
         let faults: URL
-        let notFollowingRedirects: (any Transport)?
     }
 
     /// What one check found.
@@ -58,8 +57,6 @@ public struct TransportContract: Sendable {
     public let transport: any Transport
     /// The httpbin-compatible server (its `/anything`, `/status`, `/redirect`, `/gzip`, `/stream`, `/delay` …).
     public let server: URL
-    /// The same transport configured not to follow redirects, for the check that a 3xx keeps its body.
-    public let notFollowingRedirects: (any Transport)?
     /// Names of checks this transport is known not to meet here, with the reason.
     public let knownLimits: [String: String]
 
@@ -67,16 +64,12 @@ public struct TransportContract: Sendable {
     /// - Parameters:
     ///   - transport: The transport under test.
     ///   - server: The base URL of an httpbin-compatible server.
-    ///   - notFollowingRedirects: The same kind of transport with redirects off (for example
-    ///     `URLSessionTransport(redirectPolicy: .doNotFollow)`); without it the redirect-body check fails and says so.
     ///   - knownLimits: Check names the transport cannot meet on this platform, each with its reason.
     public init(
-        transport: any Transport, server: URL, notFollowingRedirects: (any Transport)? = nil,
-        knownLimits: [String: String] = [:]
+        transport: any Transport, server: URL, knownLimits: [String: String] = [:]
     ) {
         self.transport = transport
         self.server = server
-        self.notFollowingRedirects = notFollowingRedirects
         self.knownLimits = knownLimits
     }
 
@@ -94,8 +87,7 @@ public struct TransportContract: Sendable {
                     name: $0.name, failure: "no loopback fault server: \(error)", isKnownLimit: false, duration: .zero)
             }
         }
-        let context = Context(
-            transport: transport, server: server, faults: faultServer.url, notFollowingRedirects: notFollowingRedirects)
+        let context = Context(transport: transport, server: server, faults: faultServer.url)
         for check in Self.checks where names?.contains(check.name) ?? true {
             var failure: String?
             let started = ContinuousClock.now
@@ -144,6 +136,14 @@ public struct TransportContract: Sendable {
             try require(took < limit, "\(what): failed, but only after \(took)")
             return error
         }
+    }
+
+    /// httpbin's `/redirect-to`, answering `status` with `Location: target`.
+    static func redirectTo(
+        _ server: URL, _ target: String, status: Int, method: String = "GET", body: Data? = nil
+    ) -> URLRequest {
+        let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+        return request(server, "/redirect-to?url=\(encoded)&status_code=\(status)", method: method, body: body)
     }
 
     static func json(_ data: Data) throws -> [String: Any] {

@@ -67,6 +67,9 @@ public final class FixtureTransport: StreamingTransport {
     /// Where unmatched requests go, if anywhere.
     public let passthrough: (any Transport)?
 
+    /// The passthrough's redirect policy, or ``RedirectPolicy/follow``: fixtures are followed like live answers.
+    public var redirectPolicy: RedirectPolicy { passthrough?.redirectPolicy ?? .follow }
+
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         do {
             return try await mock.send(request)

@@ -71,6 +71,9 @@ public actor RecordingTransport: StreamingTransport {
     /// The entries recorded or loaded so far.
     public var entries: [HAR.Entry] { archive.log.entries }
 
+    /// The live transport's redirect policy, so wrapping a transport keeps how its client follows redirects.
+    public nonisolated var redirectPolicy: RedirectPolicy { live.redirectPolicy }
+
     /// Loaded entries that were never replayed, as `METHOD URL`.
     public var unusedEntries: [String] { replay.unusedEndpoints.map(\.description) }
 

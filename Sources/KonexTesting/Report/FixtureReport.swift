@@ -89,8 +89,7 @@ public struct FixtureReport: Sendable {
         var found = skipped.map { Finding(file: file, severity: .note, message: "skipped \($0)") }
         for (index, entry) in archive.log.entries.enumerated() {
             for header in entry.request.headers + entry.response.headers
-            where Redaction.default.headers.contains(header.name.lowercased()) && header.value != Redaction.placeholder
-            {
+            where Redaction.default.isSecret(header: header.name) && header.value != Redaction.placeholder {
                 found.append(
                     Finding(
                         file: file, severity: .problem, message: "entry \(index): header \(header.name) is not redacted"

@@ -68,6 +68,7 @@ import Testing
                     "Content-Location": "/v1/profile?token=\(c["location"]!)",
                 ]))
         mock.stub(.get("/v1/moved"), .status(302, headers: ["Location": "/v1/next?token=\(c["location"]!)"]))
+        mock.stub(.get("/v1/next"), .string("arrived"))  // the redirect is followed: its URL reaches every sink
         mock.stub(
             .get("/v1/feed"),
             .chunks(

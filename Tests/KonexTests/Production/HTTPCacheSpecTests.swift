@@ -167,12 +167,29 @@ extension HTTPCacheDirectiveTests {
         bench.mock.stub(
             MockEndpoint(
                 .get("/v1/doc"), responses: [.string("first", status: status, headers: headers), .string("v2")]))
-        let client = bench.client
+        // A 301 is followed by the pipeline; this client answers with it, to see what the cache stored.
+        let client = KonexClient(
+            baseURL: api, transport: bench.mock, interceptors: [bench.cache], redirectPolicy: .doNotFollow)
         _ = try await client.request("doc").response()
         let second = try await client.request("doc").response()
         #expect(second.statusCode == status)
         #expect(second.source == .cache)
         #expect(bench.mock.requestCount == 1)
+    }
+
+    @Test func eachHopOfARedirectIsCachedOnItsOwn() async throws {
+        // Redirects are followed outside the cache, so a stored 301 and its target are each reused.
+        let bench = CacheBench()
+        let fresh = ["Cache-Control": "max-age=60", "Date": httpDate(bench.now.value)]
+        bench.mock.stub(.get("/v1/old"), .status(301, headers: fresh.merging(["Location": "/v1/new"]) { $1 }))
+        bench.mock.stub(.get("/v1/new"), .string("there", headers: fresh))
+        let first = try await bench.client.request("old").responseString()
+        let second = try await bench.client.request("old").response()
+        #expect(first == "there")
+        #expect(second.value == Data("there".utf8))
+        #expect(second.source == .cache)
+        #expect(second.redirects == [Redirect(url: URL(string: "https://api.test/v1/old")!, statusCode: 301)])
+        #expect(bench.mock.requests.map(\.url?.path) == ["/v1/old", "/v1/new"])
     }
 
     @Test func anUnsafeMethodInvalidatesItsLocationAndContentLocationOnTheSameHost() async throws {
