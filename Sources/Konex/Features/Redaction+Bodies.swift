@@ -110,6 +110,8 @@ extension Redaction {
 struct JSONRedactor {
     let bytes: [UInt8]
     let isListed: (String) -> Bool
+    /// How many levels of JSON written inside a JSON string (`"payload": "{\"token\":…}"`) are read too.
+    var nestedLevels = 1
 
     func redact(into keys: inout Set<String>) -> [UInt8] {
         var output: [UInt8] = []
@@ -123,13 +125,14 @@ struct JSONRedactor {
                 continue
             }
             let end = stringEnd(from: index)
-            output.append(contentsOf: bytes[index..<end])
             // A string followed by ":" is a key.
             var after = skipSpace(from: end)
             guard after < bytes.count, bytes[after] == UInt8(ascii: ":") else {
+                output.append(contentsOf: nested(bytes[index..<end], keys: &keys) ?? Array(bytes[index..<end]))
                 index = end
                 continue
             }
+            output.append(contentsOf: bytes[index..<end])
             let key = Self.unescaped(bytes[(index + 1)..<Swift.max(index + 1, end - 1)])
             guard isListed(key) else {
                 index = end
@@ -142,6 +145,23 @@ struct JSONRedactor {
             index = valueEnd(from: after)
         }
         return output
+    }
+
+    /// A string value that holds JSON itself, redacted and quoted again; `nil` when it holds none or nothing listed.
+    private func nested(_ quoted: ArraySlice<UInt8>, keys: inout Set<String>) -> [UInt8]? {
+        guard nestedLevels > 0, quoted.count > 4, quoted.last == UInt8(ascii: "\""),
+            quoted.contains(UInt8(ascii: "\\"))
+        else { return nil }
+        let text = Self.unescaped(quoted.dropFirst().dropLast())
+        guard let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[" else { return nil }
+        var found: Set<String> = []
+        let inner = JSONRedactor(bytes: Array(text.utf8), isListed: isListed, nestedLevels: nestedLevels - 1)
+            .redact(into: &found)
+        guard !found.isEmpty, let encoded = try? JSONEncoder().encode(String(decoding: inner, as: UTF8.self)) else {
+            return nil
+        }
+        keys.formUnion(found)
+        return Array(encoded)
     }
 
     /// The index after the string that opens at `start` (its closing quote), or the end of the text.

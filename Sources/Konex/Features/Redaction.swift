@@ -76,7 +76,8 @@ public struct Redaction: Sendable {
         return Self.urlHeaders.contains(name.lowercased()) ? url(value) : value
     }
 
-    /// The URL (absolute or relative) with listed query items' values and a user-info password replaced. Text that
+    /// The URL (absolute or relative) with listed query items' values (also in a `#name=value` fragment), a
+    /// user-info password, and a user name given alone (a token) replaced. Text that
     /// does not parse as a URL has every `name=value` pair of a listed name replaced instead, so a malformed URL
     /// never carries its token through.
     public func url(_ url: String) -> String {
@@ -85,6 +86,18 @@ public struct Redaction: Sendable {
         if components.password != nil {
             components.password = Self.placeholder
             changed = true
+        } else if components.user != nil {
+            // `https://ghp_…@github.com/…`: a user name alone is how a token travels in a URL.
+            components.user = Self.placeholder
+            changed = true
+        }
+        // `#access_token=…&state=…`: OAuth's implicit flow returns tokens in the fragment, as a form.
+        if let fragment = components.percentEncodedFragment, fragment.contains("=") {
+            let redacted = form(fragment)
+            if redacted != fragment {
+                components.percentEncodedFragment = redacted
+                changed = true
+            }
         }
         if let items = components.queryItems, items.contains(where: { isListedField($0.name) }) {
             components.queryItems = items.map { item in
