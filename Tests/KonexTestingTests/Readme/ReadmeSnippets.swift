@@ -348,7 +348,7 @@ cache.removeAll()                                // at sign-out
     _ = offline
 } }
 
-extension Readme { struct Snippet23 {  // README.md line 693
+extension Readme { struct Snippet23 {  // README.md line 703
 
 
 
@@ -380,7 +380,7 @@ struct User: Codable, Sendable, Equatable {
 } }
 
 extension Readme { static func snippet24() async throws {
-#sourceLocation(file: "README.md", line: 740)
+#sourceLocation(file: "README.md", line: 750)
 mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
 mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
 mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
@@ -388,7 +388,7 @@ mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", w
 } }
 
 extension Readme { static func snippet25() async throws {
-#sourceLocation(file: "README.md", line: 754)
+#sourceLocation(file: "README.md", line: 764)
 let mock = MockTransport(clock: ManualClock())
 mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
 mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
@@ -398,7 +398,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
 } }
 
 #if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
-extension Readme { struct Snippet26 {  // README.md line 769
+extension Readme { struct Snippet26 {  // README.md line 779
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {
     let model = ProfileScreen()                                // builds its own client inside
@@ -415,7 +415,7 @@ func repositories() async throws { }
 #endif
 
 extension Readme { static func snippet27() async throws {
-#sourceLocation(file: "README.md", line: 786)
+#sourceLocation(file: "README.md", line: 796)
 let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
 try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
 try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
@@ -424,7 +424,7 @@ try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
 } }
 
 extension Readme { static func snippet28() async throws {
-#sourceLocation(file: "README.md", line: 806)
+#sourceLocation(file: "README.md", line: 816)
 let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
 let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
 let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
@@ -438,7 +438,7 @@ try hybrid.verifyAllUsed()                                                      
 } }
 
 extension Readme { static func snippet29() async throws {
-#sourceLocation(file: "README.md", line: 849)
+#sourceLocation(file: "README.md", line: 859)
 let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
@@ -452,7 +452,7 @@ clock.advance(by: .seconds(3))         // …and completes, in microseconds
 } }
 
 extension Readme { static func snippet30() async throws {
-#sourceLocation(file: "README.md", line: 868)
+#sourceLocation(file: "README.md", line: 878)
 let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
 let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
 let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
@@ -466,7 +466,7 @@ try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a
 } }
 
 extension Readme { static func snippet31() async throws {
-#sourceLocation(file: "README.md", line: 878)
+#sourceLocation(file: "README.md", line: 888)
 let recorder = try RecordingTransport(
     live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
 let client = KonexClient(baseURL: api, transport: recorder)
@@ -475,7 +475,7 @@ let client = KonexClient(baseURL: api, transport: recorder)
     _ = client
 } }
 
-extension Readme { struct Snippet32 {  // README.md line 904
+extension Readme { struct Snippet32 {  // README.md line 914
 struct BlogClient: Sendable {
     let client: KonexClient
     func article(id: Int) async throws -> Article {
@@ -499,7 +499,7 @@ struct BlogClient: Sendable {
 } }
 
 extension Readme { static func snippet33() async throws {
-#sourceLocation(file: "README.md", line: 1023)
+#sourceLocation(file: "README.md", line: 1039)
 let plan = client.request(GetPosts()).withPlugin(Timing()).validate().explain()
 print(plan)
 // GET https://api.test/posts (GetPosts), for response…
@@ -512,7 +512,7 @@ print(client.request(GetPosts()).explain(.stream).notes)   // what stream() skip
     _ = plan
 } }
 
-extension Readme { struct Snippet34 {  // README.md line 1039
+extension Readme { struct Snippet34 {  // README.md line 1055
 @Test func aRetryIsVisible() async throws {
     let mock = MockTransport(clock: ImmediateClock())
     mock.stub(.get("/v1/feed"), .status(503), times: .times(1))
@@ -528,7 +528,7 @@ extension Readme { struct Snippet34 {  // README.md line 1039
 } }
 
 extension Readme { static func snippet35() async throws {
-#sourceLocation(file: "README.md", line: 1110)
+#sourceLocation(file: "README.md", line: 1126)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
