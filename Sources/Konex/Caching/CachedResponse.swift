@@ -148,10 +148,10 @@ extension CachedResponse {
     var hasValidator: Bool { parsed.hasValidator }
 
     /// This response updated by a `304 Not Modified` (§4.3.4): its headers replace the stored ones, except those
-    /// that describe the stored body itself.
+    /// that describe the stored body itself and those a cache never keeps (`Set-Cookie`, hop-by-hop fields).
     func updated(by notModified: HTTPURLResponse, requestDate: Date, responseDate: Date) -> CachedResponse {
         var merged = self
-        for (name, value) in HTTPHeaders(notModified).dictionary {
+        for (name, value) in HTTPCache.storedHeaders(of: notModified) {
             let lower = name.lowercased()
             if Self.keptOnUpdate.contains(lower) { continue }
             if let existing = merged.headers.keys.first(where: { $0.lowercased() == lower }) {

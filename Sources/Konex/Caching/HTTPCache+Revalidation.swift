@@ -41,7 +41,12 @@ extension HTTPCache {
             }
             let refreshed = stored.updated(by: reply.response, requestDate: requestDate, responseDate: now())
             await io { self.storage.store(refreshed, forKey: key) }
-            var served = serve(refreshed, key: key, to: request, as: .revalidated)
+            // The 304's `Set-Cookie` is for this caller only: never stored, never replayed to the next one.
+            var answered = refreshed
+            if let cookie = reply.response.value(forHTTPHeaderField: "Set-Cookie") {
+                answered.headers["Set-Cookie"] = cookie
+            }
+            var served = serve(answered, key: key, to: request, as: .revalidated)
             served.queueTime = reply.queueTime
             return served
         }

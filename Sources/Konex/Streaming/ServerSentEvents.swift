@@ -29,6 +29,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         var readyIndex = 0
         var checkedType = false
         var failures = 0
+        /// Whether the current connection delivered an event: one that ends with none counts as a failed attempt.
+        var delivered = false
         var done = false
 
         public mutating func next() async throws -> ServerSentEvent? {
@@ -69,7 +71,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                     stream.cancel()
                     throw stream.konexError(error)
                 }
-                if !events.isEmpty { failures = 0 }
+                if !events.isEmpty {
+                    failures = 0
+                    delivered = true
+                }
                 ready = events
             }
             defer { readyIndex += 1 }
@@ -92,6 +97,9 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         /// Waits and reconnects when the request's policy allows; `false` when the stream is over.
         private mutating func reconnect(after error: KonexError?) async throws -> Bool {
             guard let policy = stream.source.reconnection, stream.statusCode != 204 else { return false }
+            // A server that accepts and closes at once, over and over, is failing: the waits grow, the attempts end.
+            if !delivered { failures += 1 }
+            delivered = false
             while failures < policy.maximumAttempts {
                 let wait = policy.delay(serverRetry: parser.reconnectionTime, failures: failures)
                 do {

@@ -35,7 +35,8 @@ extension MockTransport {
         var previous = messages.first?.time ?? 0
         for record in messages {
             guard let message = record.message else { continue }  // a ping, a pong or a close: not replayed
-            let gap = pacing ? Duration.milliseconds(Int64(max(0, record.time - previous) * 1_000)) : .zero
+            // A file's times may be absurd (1e300, NaN, backwards): the gap is clamped, never a trap.
+            let gap = pacing ? Duration(clampedMilliseconds: (record.time - previous) * 1_000) : .zero
             previous = record.time
             if record.type == "send" {
                 if gap > .zero { steps.append(.wait(gap)) }

@@ -188,4 +188,16 @@ extension FixtureDirectory {
         #expect(Duration(clampedMilliseconds: .nan) == .zero)
         #expect(EntryReader.text(1e300) == "1e+300")
     }
+
+    @Test func absurdWebSocketMessageTimesReplayWithoutATrap() {
+        // Int64(Double) of a gap of 1e300 s trapped; NaN, infinities and time running backwards must not either.
+        let times: [Double] = [0, 1e300, .nan, -1e300, .infinity, -.infinity, 1.5, 1.25]
+        let messages = times.map { HAR.WebSocketMessage(type: "receive", time: $0, opcode: 1, data: "m") }
+        let waits = MockTransport.script(replaying: messages, pacing: true, strictSends: false).compactMap { step in
+            if case .send(_, let gap) = step { return gap } else { return nil }
+        }
+        #expect(waits.count == times.count)
+        #expect(waits.allSatisfy { $0 >= .zero && $0 <= .seconds(86_400) })
+        #expect(waits.contains(.seconds(86_400)))
+    }
 }

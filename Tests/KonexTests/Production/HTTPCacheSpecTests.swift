@@ -125,6 +125,23 @@ extension HTTPCacheDirectiveTests {
         #expect(hit.headers["X-Kept"] == "yes")
     }
 
+    @Test func aSetCookieOnA304ReachesItsCallerOnlyAndIsNeverStored() async throws {
+        // Before: the 304's Set-Cookie was merged into the stored entry and replayed to every later caller.
+        let bench = CacheBench()
+        let notModified = MockResponse.status(
+            304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60", "Set-Cookie": "sid=from-304"])
+        bench.serve(["Cache-Control": "max-age=0", "ETag": "\"v1\""], then: [notModified])
+        _ = try await bench.get()
+        let revalidated = try await bench.get()
+        #expect(revalidated.source == .revalidated)
+        #expect(revalidated.headers["Set-Cookie"] == "sid=from-304")
+        let hit = try await bench.get()
+        #expect(hit.source == .cache)
+        #expect(hit.value == "v1")
+        #expect(hit.headers["Set-Cookie"] == nil)
+        #expect(bench.mock.requestCount == 2)
+    }
+
     @Test func aCallersMatchingConditionalOnAFreshResponseIs304FromTheCache() async throws {
         // §4.3.2: a cache answers a conditional request itself when its fresh stored response matches.
         let bench = CacheBench()

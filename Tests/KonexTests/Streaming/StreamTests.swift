@@ -392,6 +392,35 @@ import Testing
         #expect(mock.requests.map { $0.header("Last-Event-ID") } == [nil, "1", nil])
     }
 
+    @Test func aServersRetryOfZeroIsFlooredAndStillJittered() {
+        let policy = ReconnectionPolicy()
+        #expect(policy.delay(serverRetry: .zero, failures: 0, random: 0) == .milliseconds(250))
+        #expect(policy.delay(serverRetry: .zero, failures: 0, random: 0.999) > .milliseconds(250))
+        #expect(policy.delay(serverRetry: .milliseconds(1), failures: 3, random: 0.5) == .seconds(2))
+        #expect(ReconnectionPolicy(minimumDelay: .seconds(-5)).minimumDelay == .zero)
+    }
+
+    @Test func aServerThatSendsRetryZeroAndClosesAtOnceIsNotALoop() async throws {
+        // Before: `retry: 0` and an empty connection reconnected with no wait, forever.
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(.get("/feed"), .chunks([.text("retry: 0\n\n")], contentType: "text/event-stream"))
+        let client = KonexClient.mocked(mock, clock: clock)
+        let policy = ReconnectionPolicy(maximumAttempts: 4, jitter: 0)
+        let stream = try await client.request("feed").reconnecting(policy).stream()
+        let reader = Task { for try await _ in stream.events() {} }
+        // Each empty connection is a failed attempt: 250 ms doubled from the first, then the attempts end.
+        for (index, wait) in [Duration.milliseconds(500), .seconds(1), .seconds(2)].enumerated() {
+            try await clock.waitForSleepers()
+            clock.advance(by: wait - .milliseconds(1))
+            #expect(mock.requestCount == index + 1)
+            clock.advance(by: .milliseconds(1))
+            try await WaitTimeout.wait(for: "reconnection \(index + 1)") { mock.requestCount == index + 2 }
+        }
+        try await reader.value
+        #expect(mock.requestCount == 4)
+    }
+
     @Test func theDelayIsSpreadByJitterWithinItsBounds() {
         let policy = ReconnectionPolicy(initialDelay: .seconds(10), jitter: 0.2)
         #expect(policy.delay(serverRetry: nil, failures: 0, random: 0) == .seconds(8))
