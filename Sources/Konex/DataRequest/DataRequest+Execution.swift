@@ -193,6 +193,12 @@ extension DataRequest {
                 reply = lastReply
             } else if case .webSocket(let options) = target {
                 let channel = try await client.activeWebSocketTransport().connect(request, options: options)
+                do {
+                    try WebSocketHandshakeCheck.check(request, answeredBy: channel.response)
+                } catch {
+                    channel.abort()
+                    throw error
+                }
                 (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
             } else {
                 (data, response, body) = try await Received.receive(

@@ -161,6 +161,7 @@ public final class WebSocket: Sendable {
                 if state.value.closing { return nil }
             }
             if failure.stage == .connection, try await reconnect() { continue }
+            if state.value.closing { return nil }  // closed by the app while the reconnection waited
             end(.failure(failure))
             throw failure
         }
@@ -179,16 +180,25 @@ public final class WebSocket: Sendable {
             } catch {
                 throw KonexError.cancelled(request, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
             }
+            // `close()` during the wait ends the socket: no new connection undoes it.
+            if state.value.closing { return false }
             do {
                 let exchange = try await source.execute(body: .webSocket(options))
                 guard let channel = exchange.webSocket else { return false }
-                state.withLock { state in
+                let installed = state.withLock { state in
+                    guard !state.closing else { return false }
                     state.channel = channel
                     state.request = exchange.request
                     state.response = exchange.response
                     state.recorders = exchange.recorders
                     state.failure = nil
                     state.connections += 1
+                    return true
+                }
+                guard installed else {
+                    exchange.recorders?.end(.success(exchange.response), attempts: 1)
+                    channel.abort()
+                    return false
                 }
                 startPinging()
                 return true

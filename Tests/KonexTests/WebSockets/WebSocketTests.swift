@@ -53,6 +53,28 @@ import Testing
         #expect(mock.webSocketSessions.first?.mismatches == [])
     }
 
+    @Test(arguments: [
+        (nil, "chat"), ("chat.v1", "chat.v2"), ("chat.v1, chat.v2", "chat.v1, chat.v2"), (nil, "a,b"),
+    ] as [(String?, String)])
+    func aSubprotocolTheClientDidNotOfferFailsTheHandshake(offered: String?, chosen: String) async throws {
+        // RFC 6455 §4.1: before, any Sec-WebSocket-Protocol in the 101 was accepted.
+        mock.stubWebSocket(.get("/v1/chat"), handshake: .accept(headers: ["Sec-WebSocket-Protocol": chosen]))
+        var request = client.request(Chat())
+        if let offered { request = request.withAdapter(.header("Sec-WebSocket-Protocol", offered)) }
+        let error = try await #require(throws: KonexError.self) { try await request.webSocket() }
+        let failure = try #require(error.underlyingError as? WebSocketFailure)
+        #expect(failure.kind == .protocolViolation)
+        #expect(failure.message.contains("subprotocol"))
+    }
+
+    @Test func anOfferedSubprotocolIsAccepted() async throws {
+        mock.stubWebSocket(.get("/v1/chat"), handshake: .accept(headers: ["Sec-WebSocket-Protocol": "chat.v2"]))
+        let socket = try await client.request(Chat()).withAdapter(.header("Sec-WebSocket-Protocol", "chat.v1, chat.v2"))
+            .webSocket()
+        #expect(socket.response.value(forHTTPHeaderField: "Sec-WebSocket-Protocol") == "chat.v2")
+        await socket.close()
+    }
+
     @Test func aWrongMessageIsNamedAndClosesWith1008() async throws {
         mock.stubWebSocket(.get("/v1/chat"), script: [.expect(.text("hello"))])
         let socket = try await client.request(Chat()).webSocket()
@@ -219,6 +241,23 @@ import Testing
         try await reader.value
         #expect(got.value == [.text("one"), .text("two")])
         #expect(socket.connectionCount == 2 && mock.webSocketSessions.count == 2)
+    }
+
+    @Test func closeDuringTheReconnectionBackoffIsNotUndone() async throws {
+        // Before: the reconnection opened a new connection after close() and the reader went on.
+        mock.stubWebSocket(
+            .get("/v1/chat"), script: [.send("one"), .close(.init(1012), reason: "restart")], times: .once)
+        mock.stubWebSocket(.get("/v1/chat"), script: [.send("two")])
+        let socket = try await client.request(Chat())
+            .reconnecting(ReconnectionPolicy(initialDelay: .seconds(1), jitter: 0)).webSocket()
+        let (reader, got) = collect(socket)
+        try await WaitTimeout.wait(for: "the first message") { got.value.count == 1 }
+        try await clock.waitForSleepers()
+        await socket.close()
+        clock.advance(by: .seconds(1))
+        try await reader.value  // a clean end, not the broken connection's error
+        #expect(got.value == [.text("one")])
+        #expect(socket.connectionCount == 1 && mock.webSocketSessions.count == 1)
     }
 
     @Test func aScopedMockAnswersAClientBuiltElsewhere() async throws {
