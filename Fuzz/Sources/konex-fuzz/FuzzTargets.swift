@@ -199,6 +199,12 @@ enum FuzzTargets {
         _ = redaction.url(text)
         _ = redaction.text(text)
         _ = redaction.form(text)
+        // The name normaliser reads any text a peer sends as a header, query or JSON key.
+        let words = SecretName.words(text)
+        check(words.allSatisfy { !$0.isEmpty }, "an empty word in \(words)")
+        _ = SecretName.isSecret(text)
+        _ = redaction.isSecret(header: text)
+        _ = redaction.isListedField(text)
     }
 }
 

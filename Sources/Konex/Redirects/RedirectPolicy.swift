@@ -8,7 +8,7 @@ import Foundation
 ///   `data:` and every other scheme are refused with a ``KonexError/Stage/redirect`` error;
 /// - `https` to `http` is refused unless ``allowsInsecureDowngrade`` is set;
 /// - when the origin (scheme, host or port) changes, `Authorization`, `Proxy-Authorization`, `Cookie` and every header
-///   the client's ``Redaction`` lists are dropped;
+///   the client's ``Redaction`` holds secret (listed, or named like a credential: `X-Tenant-Key`) are dropped;
 /// - a 303, and a 301 or 302 after a `POST`, becomes a `GET` (a `HEAD` stays one) without the body and its `Content-*`
 ///   fields; otherwise the method and body are kept, and a body that cannot be sent again (a stream) ends the chain
 ///   with the 3xx;
@@ -57,7 +57,8 @@ public struct RedirectPolicy: Sendable {
     /// Follows at most `maximum` redirects, then returns the last 3xx response.
     public static func limit(_ maximum: Int) -> RedirectPolicy {
         // The limit ends the chain quietly, so the hard cap must not fail it first.
-        RedirectPolicy(maximumRedirects: Swift.max(20, maximum)) { request, _, count in count < maximum ? request : nil
+        RedirectPolicy(maximumRedirects: Swift.max(20, maximum)) { request, _, count in
+            count < maximum ? request : nil
         }
     }
 

@@ -6,8 +6,10 @@ import Testing
 /// Redaction recognises a secret by what its name means, in every spelling a careless app or a hostile server uses.
 struct RedactionByMeaningTests {
     @Test(arguments: [
-        ("accessToken", ["access", "token"]), ("access-token", ["access", "token"]), ("AccessToken", ["access", "token"]),
-        ("ACCESS_TOKEN", ["access", "token"]), ("userAPIKey", ["user", "api", "key"]), ("X-API-Key", ["x", "api", "key"]),
+        ("accessToken", ["access", "token"]), ("access-token", ["access", "token"]),
+        ("AccessToken", ["access", "token"]),
+        ("ACCESS_TOKEN", ["access", "token"]), ("userAPIKey", ["user", "api", "key"]),
+        ("X-API-Key", ["x", "api", "key"]),
         ("user[password]", ["user", "password"]), ("a.b c", ["a", "b", "c"]), ("oauth2Token", ["oauth2", "token"]),
         ("", []), ("---", []), ("ÉtéToken", ["été", "token"]),
     ])

@@ -53,9 +53,10 @@ import Testing
         #expect(mock.webSocketSessions.first?.mismatches == [])
     }
 
-    @Test(arguments: [
-        (nil, "chat"), ("chat.v1", "chat.v2"), ("chat.v1, chat.v2", "chat.v1, chat.v2"), (nil, "a,b"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            (nil, "chat"), ("chat.v1", "chat.v2"), ("chat.v1, chat.v2", "chat.v1, chat.v2"), (nil, "a,b"),
+        ] as [(String?, String)])
     func aSubprotocolTheClientDidNotOfferFailsTheHandshake(offered: String?, chosen: String) async throws {
         // RFC 6455 §4.1: before, any Sec-WebSocket-Protocol in the 101 was accepted.
         mock.stubWebSocket(.get("/v1/chat"), handshake: .accept(headers: ["Sec-WebSocket-Protocol": chosen]))
