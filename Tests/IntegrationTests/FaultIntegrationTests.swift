@@ -57,6 +57,30 @@ import Testing
         #expect(error.message.contains("exceeds maximumResponseSize"))
     }
 
+    @Test func aContentLengthOverTheLimitIsRefusedBeforeTheBody() async throws {
+        // A peer announcing 10 GiB: refused on the head, whichever transport, without reading what follows.
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(10 << 30)\r\n\r\n"
+        let server = try MisbehavingServer(reply: Data(head.utf8) + Data(count: 64 << 10))
+        let client = KonexClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: Live.transport(),
+            timeout: .seconds(30), maximumResponseSize: 1 << 20)
+        let error = try await requireThrows(KonexError.self) { try await client.request("/huge").responseData() }
+        #expect(error.stage == .transport)
+        #expect(error.message.contains("of 10737418240 bytes (Content-Length) exceeds maximumResponseSize"))
+        #expect(error.statusCode == 200)
+    }
+
+    @Test func aBodyWithoutALengthStopsAtTheLimit() async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
+        let server = try MisbehavingServer(reply: Data(head.utf8) + Data(count: 4 << 20))
+        let client = KonexClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: Live.transport(),
+            timeout: .seconds(30), maximumResponseSize: 1 << 20)
+        let error = try await requireThrows(KonexError.self) { try await client.request("/endless").responseData() }
+        #expect(error.message.contains("reading stopped at"))
+        #expect(error.message.contains("exceeds maximumResponseSize (1048576 bytes)"))
+    }
+
     @Test func aFailedDownloadCarriesTheErrorBodyAndWritesNothing() async throws {
         let json = #"{"message":"gone"}"#
         let head = "HTTP/1.1 410 Gone\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n"

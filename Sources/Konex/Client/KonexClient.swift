@@ -33,7 +33,8 @@ public final class KonexClient: Sendable {
     public let webSocketTransport: (any WebSocketTransport)?
     /// The timeout for requests that do not set their own; `nil` leaves the transport's default.
     public let timeout: Duration?
-    /// Bodies larger than this fail with a transport-stage error instead of being decoded; `nil` for no limit.
+    /// Bodies read into memory larger than this fail with a transport-stage error; `nil` for no limit. Over a
+    /// transport that streams, reading stops at the limit, and a larger `Content-Length` is refused on the head.
     public let maximumResponseSize: Int?
     /// Which redirects are followed; `nil` uses the transport's ``Transport/redirectPolicy`` (``RedirectPolicy/follow``
     /// unless the transport was made with another). The rules ``RedirectPolicy`` lists apply either way.

@@ -183,7 +183,8 @@ extension DataRequest {
                     let phases = observer == nil ? nil : Lock<TransferPhases?>(nil)
                     let replied = try await chain.reply(to: hop) { request in
                         let (data, response, body) = try await Received.receiveOnce(
-                            request, over: transport, observer: observer, into: .memory, report: nil)
+                            request, over: transport, observer: observer, into: .memory, report: nil,
+                            limit: client.maximumResponseSize)
                         if let phases, let measured = body.phases { phases.value = measured }
                         return (data, response)
                     }
@@ -202,7 +203,8 @@ extension DataRequest {
                 (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
             } else {
                 (data, response, body) = try await Received.receive(
-                    request, over: transport, observer: observer, into: target, report: report, redirects: redirects)
+                    request, over: transport, observer: observer, into: target, report: report, redirects: redirects,
+                    limit: client.maximumResponseSize)
             }
             let file = body.file
             let now = ContinuousClock.now

@@ -21,10 +21,11 @@ enum Received {
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func receive(
         _ request: URLRequest, over transport: any Transport, observer phaseObserver: (any ObservingTransport)?,
-        into target: BodyTarget, report: ProgressReport?, redirects: Redirects
+        into target: BodyTarget, report: ProgressReport?, redirects: Redirects, limit: Int?
     ) async throws -> (Data, HTTPURLResponse, Body) {
         try await following(request, redirects: redirects) { hop in
-            try await receiveOnce(hop, over: transport, observer: phaseObserver, into: target, report: report)
+            try await receiveOnce(
+                hop, over: transport, observer: phaseObserver, into: target, report: report, limit: limit)
         }
     }
 
@@ -78,9 +79,11 @@ enum Received {
     /// `observer` is `transport` itself when it reports phases (``Transport/phaseObserver``).
     // Inlined, like the other steps between a terminal and `URLSession`: every async frame is entered and resumed
     // once a request, with cold caches after FoundationNetworking's own work (see BENCHMARKS.md, *Paired ratios*).
+    /// `limit` is ``KonexClient/maximumResponseSize`` for a body read into memory: over a transport that streams,
+    /// reading stops at the limit (a `Content-Length` over it is refused before any of the body is read).
     @inline(__always) static func receiveOnce(
         _ request: URLRequest, over transport: any Transport, observer phaseObserver: (any ObservingTransport)?,
-        into target: BodyTarget, report: ProgressReport?
+        into target: BodyTarget, report: ProgressReport?, limit: Int? = nil
     ) async throws -> (Data, HTTPURLResponse, Body) {
         // Made only when someone listens: most requests have no progress handler and run where no phases arrive.
         func observed() -> (TransferObserver, Lock<TransferPhases?>) {
@@ -92,7 +95,7 @@ enum Received {
         if let report, transport.reportsIncrementalProgress, let streamer = transport as? any StreamingTransport {
             let (observer, phases) = observed()
             if let counted = try await counted(
-                request, over: streamer, into: target, observer: observer, report: report)
+                request, over: streamer, into: target, observer: observer, report: report, limit: limit)
             {
                 var body = counted.2
                 body.phases = phases.value
@@ -101,6 +104,12 @@ enum Received {
         }
         switch target {
         case .memory:
+            if let limit, let streamer = transport as? any StreamingTransport {
+                let (observer, phases) = observed()
+                let (data, response) = try await collect(
+                    request, over: streamer, limit: limit, observer: phaseObserver == nil ? nil : observer)
+                return (data, response, Body(phases: phases.value))
+            }
             if let observing = phaseObserver {
                 let (observer, phases) = observed()
                 let (data, response) = try await observing.send(request, observer: observer)
@@ -142,10 +151,55 @@ enum Received {
         }
     }
 
+    /// Reads a body into memory and stops at `limit`: the peer's `Content-Length` is checked before the body, and
+    /// the bytes as they arrive, so a body over the limit never sits in memory whole.
+    /// - Throws: A ``KonexError`` naming the limit, with the response.
+    private static func collect(
+        _ request: URLRequest, over streamer: any StreamingTransport, limit: Int, observer: TransferObserver?
+    ) async throws -> (Data, HTTPURLResponse) {
+        // The buffer never holds more than the limit: once that much has arrived, the request ends.
+        let bufferLimit = Swift.max(ByteStream.defaultBufferLimit, Swift.min(limit, Int.max / 2) + 1)
+        let (response, stream) =
+            if let observer {
+                try await streamer.stream(request, bufferLimit: bufferLimit, observer: observer)
+            } else {
+                try await streamer.stream(request, bufferLimit: bufferLimit)
+            }
+        if response.expectedContentLength > Int64(limit) {
+            stream.cancel()
+            throw tooLarge(request, response, limit: limit, read: nil)
+        }
+        var data = Data()
+        if response.expectedContentLength > 0 {
+            data.reserveCapacity(Int(min(response.expectedContentLength, 8 << 20)))  // a hint, never trusted
+        }
+        for try await chunk in stream {
+            guard chunk.count <= limit - data.count else {
+                stream.cancel()
+                throw tooLarge(request, response, limit: limit, read: data.count + chunk.count)
+            }
+            data.append(chunk)
+        }
+        return (data, response)
+    }
+
+    /// The error for a body over ``KonexClient/maximumResponseSize``: refused by its `Content-Length` (`read` is
+    /// `nil`), or when the bytes read passed the limit.
+    private static func tooLarge(_ request: URLRequest, _ response: HTTPURLResponse, limit: Int, read: Int?)
+        -> KonexError
+    {
+        let what =
+            read.map { "of more than \(limit) bytes (reading stopped at \($0))" }
+            ?? "of \(response.expectedContentLength) bytes (Content-Length)"
+        return KonexError(
+            stage: .transport, message: "the response body \(what) exceeds maximumResponseSize (\(limit) bytes)",
+            method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request, response: response)
+    }
+
     /// Streams the body into memory or a file, reporting each chunk; `nil` for a target that is read as a stream.
     private static func counted(
         _ request: URLRequest, over streamer: any StreamingTransport, into target: BodyTarget,
-        observer: TransferObserver, report: ProgressReport
+        observer: TransferObserver, report: ProgressReport, limit: Int?
     ) async throws -> (Data, HTTPURLResponse, Body)? {
         switch target {
         case .stream, .webSocket: return nil
@@ -163,6 +217,10 @@ enum Received {
                 data.reserveCapacity(Int(min(response.expectedContentLength, 8 << 20)))
             }
             for try await chunk in stream {
+                if let limit, chunk.count > limit - data.count {
+                    stream.cancel()
+                    throw tooLarge(request, response, limit: limit, read: data.count + chunk.count)
+                }
                 data.append(chunk)
                 received += Int64(chunk.count)
                 report.received(received, of: response)

@@ -528,7 +528,7 @@ extension Readme { struct Snippet34 {  // README.md line 1055
 } }
 
 extension Readme { static func snippet35() async throws {
-#sourceLocation(file: "README.md", line: 1126)
+#sourceLocation(file: "README.md", line: 1127)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))

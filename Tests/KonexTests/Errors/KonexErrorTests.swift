@@ -84,7 +84,23 @@ import Testing
         let client = KonexClient(baseURL: api, transport: mock, maximumResponseSize: 1_024)
         let error = try await requireThrows(KonexError.self) { try await client.request("big").responseData() }
         #expect(error.stage == .transport)
-        #expect(error.message == "the response body of 2048 bytes exceeds maximumResponseSize (1024 bytes)")
+        #expect(
+            error.message
+                == "the response body of more than 1024 bytes (reading stopped at 2048) exceeds maximumResponseSize (1024 bytes)"
+        )
+        #expect(error.statusCode == 200)
+    }
+
+    @Test func readingStopsAtTheLimitNotAtTheEndOfTheBody() async throws {
+        // Before: the whole body was read into memory, then measured.
+        let chunks = (0..<64).map { _ in MockChunk(Data(count: 1_024)) }
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/v1/big"), .chunks(chunks))
+        let client = KonexClient(baseURL: api, transport: mock, maximumResponseSize: 4_096)
+        let error = try await requireThrows(KonexError.self) { try await client.request("big").responseData() }
+        #expect(error.message.contains("reading stopped at 5120"))
+        // The limit is a size, not a count of chunks: exactly the limit passes.
+        let exact = KonexClient(baseURL: api, transport: mock, maximumResponseSize: 65_536)
+        #expect(try await exact.request("big").responseData().count == 65_536)
     }
 
     @Test func unmatchedMockRequestSurfacesAsTransportErrorWithDiagnostics() async throws {
