@@ -175,6 +175,18 @@ struct URLSessionWebSocketTests {
             #expect(socket.closeCode == .normalClosure && socket.closeReason == "flooded")
         }
 
+        @Test func aSlowReaderStillSeesTheCloseAnswerAtOnce() async throws {
+            // Before: with reading paused for a slow reader, the server's answer to our close was never read, so
+            // close() waited out its timeout and ended with 1006.
+            let socket = try await client.request("flood?count=400&size=262144")
+                .webSocket(options: WebSocketOptions(closeTimeout: .seconds(5), receiveBufferBytes: 1 << 20))
+            try await Task.sleep(for: .milliseconds(500))
+            let started = ContinuousClock.now
+            await socket.close()
+            #expect(started.duration(to: .now) < .seconds(3))
+            #expect(socket.closeCode == .normalClosure)
+        }
+
         @Test func theServersCloseReasonArrivesAndOursReachesTheServer() async throws {
             let socket = try await client.request("close-1011").webSocket()
             do { for try await _ in socket.messages {} } catch {}  // 1011 is a connection error; the reason is kept
@@ -377,3 +389,54 @@ struct URLSessionWebSocketTests {
         if Server.isRequired { #expect(WebSocketServer.isAvailable, "scripts/test must export KONEX_WS_URL") }
     }
 }
+
+#if AsyncHTTPClient
+    extension MemoryHeavy {
+        /// What a hostile WebSocket server can make an idle reader hold, measured on the process, one at a time.
+        @Suite(.enabled(if: WebSocketServer.isAvailable, WebSocketServer.skipReason))
+        struct WebSocketMemoryTests {
+            let client = KonexClient(
+                baseURL: WebSocketServer.url!, transport: AsyncHTTPClientTransport.shared,
+                webSocketTransport: NIOWebSocketTransport.shared)
+
+            @Test func aReaderThatReadsNothingOfAFloodHoldsItsByteBudget() async throws {
+                try await idleReader(of: "flood", compressed: false)
+            }
+
+            @Test func aReaderThatReadsNothingOfCompressedZerosHoldsItsByteBudget() async throws {
+                try await idleReader(of: "zeros", compressed: true)
+            }
+
+            /// Connects, reads nothing for two seconds while the server sends, then reads everything.
+            func idleReader(of path: String, compressed: Bool) async throws {
+                // Before: 256 messages were held whatever their size: 8 MiB messages to an idle reader grew the process
+                // by 1.1 GB, and 15 MiB of compressed zeros (15 KiB each on the wire) by 1.25 GB.
+                let id = UUID().uuidString
+                let (count, size) = compressed ? (24, 15 << 20) : (32, 8 << 20)
+                let before = ResidentMemory.bytes()
+                let socket = try await client.request("\(path)?id=\(id)&count=\(count)&size=\(size)")
+                    .webSocket(options: WebSocketOptions(compression: compressed))
+                try await Task.sleep(for: .seconds(2))
+                let grown = ResidentMemory.bytes() - before
+                let sent = try await WebSocketServer.progress(id)
+                // The budget (32 MiB) + a message waiting for room + one being read, with the allocator's slack.
+                #expect(grown < 160 << 20, "an idle reader grew the process by \(grown >> 20) MiB (\(sent) sent)")
+                // Compressed, all of it fits in the kernel's buffers: what matters is what was inflated.
+                if !compressed {
+                    #expect(sent < count, "the server sent all \(count) messages to a reader that read none")
+                }
+                var expected: UInt32 = 0
+                for try await message in socket.messages {
+                    guard case .binary(let data) = message, data.count == size else {
+                        Issue.record("message \(expected) is \(message)")
+                        break
+                    }
+                    #expect(data.prefix(4).reduce(0) { $0 << 8 | UInt32($1) } == expected)
+                    expected += 1
+                }
+                #expect(expected == UInt32(count))  // once the reader reads, every message arrives, in order
+                #expect(socket.closeCode == .normalClosure)
+            }
+        }
+    }
+#endif

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The receiving half every ``WebSocketChannel`` needs: messages queued for a reader (bounded), a reader waiting for
-/// one, pings waiting for their pong, and an end that wakes them all once. Transports and KonexTesting's mock share it.
+/// The receiving half every ``WebSocketChannel`` needs: messages queued for a reader (bounded by count and by bytes), a
+/// reader waiting for one, pings waiting for their pong, and an end that wakes them all once. Transports and
+/// KonexTesting's mock share it.
 package final class WebSocketInbox: Sendable {
     /// How a connection ended.
     package enum End: Sendable {
@@ -17,7 +18,7 @@ package final class WebSocketInbox: Sendable {
     /// What ``deliver(_:)`` did with a message.
     package enum Delivery: Sendable {
         case delivered
-        /// The inbox holds `limit` messages: nothing was queued.
+        /// The inbox holds `limit` messages, or `byteLimit` bytes with this one: nothing was queued.
         case full
         /// The connection is over: nothing was queued.
         case ended
@@ -25,6 +26,8 @@ package final class WebSocketInbox: Sendable {
 
     private struct State {
         var messages: [WebSocketMessage] = []
+        /// The bytes of `messages`.
+        var bytes = 0
         var reader: CheckedContinuation<WebSocketMessage?, any Error>?
         var roomWaiter: CheckedContinuation<Void, Never>?
         var pongWaiters: [CheckedContinuation<Void, any Error>] = []
@@ -37,8 +40,18 @@ package final class WebSocketInbox: Sendable {
     private let state = Lock(State())
     /// The most messages held for a reader.
     package let limit: Int
+    /// The most bytes held for a reader; one message larger than this is still held when the inbox is empty.
+    package let byteLimit: Int
 
-    package init(limit: Int) { self.limit = max(1, limit) }
+    package init(limit: Int, byteLimit: Int = Int.max) {
+        self.limit = max(1, limit)
+        self.byteLimit = max(1, byteLimit)
+    }
+
+    /// Whether one more message of `size` bytes would overflow what `state` holds.
+    private func isFull(_ state: State, adding size: Int) -> Bool {
+        !state.messages.isEmpty && (state.messages.count >= limit || size > byteLimit - state.bytes)
+    }
 
     /// Calls `handler` (on the reader's task) each time a reader takes a message from an inbox a delivery found
     /// full: a transport that paused its socket reads again. Set it once, before the first delivery.
@@ -73,11 +86,13 @@ package final class WebSocketInbox: Sendable {
                 state.reader = nil
                 return (.delivered, reader)
             }
-            guard state.messages.count < limit else {
+            let size = message.byteCount
+            guard !isFull(state, adding: size) else {
                 state.producerWaits = true
                 return (.full, nil)
             }
             state.messages.append(message)
+            state.bytes += size
             return (.delivered, nil)
         }
         reader?.resume(returning: message)
@@ -88,7 +103,7 @@ package final class WebSocketInbox: Sendable {
     package func waitForRoom() async {
         await withCheckedContinuation { continuation in
             let waits = state.withLock { state -> Bool in
-                guard state.end == nil, state.messages.count >= limit else { return false }
+                guard state.end == nil, isFull(state, adding: 1) else { return false }
                 state.roomWaiter = continuation
                 return true
             }
@@ -110,10 +125,9 @@ package final class WebSocketInbox: Sendable {
                             state.roomWaiter = nil
                             state.producerWaits = false
                         }
-                        return (
-                            .success(state.messages.removeFirst()), state.roomWaiter,
-                            state.producerWaits ? state.roomHandler : nil
-                        )
+                        let message = state.messages.removeFirst()
+                        state.bytes -= message.byteCount
+                        return (.success(message), state.roomWaiter, state.producerWaits ? state.roomHandler : nil)
                     }
                     switch state.end {
                     case .closed: return (.success(nil), nil, nil)

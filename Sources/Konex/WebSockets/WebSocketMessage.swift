@@ -15,6 +15,14 @@ public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How many bytes the message holds, without copying it.
+    var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .binary(let data): data.count
+        }
+    }
+
     public var description: String {
         switch self {
         case .text(let text): "text(\(text.count > 80 ? String(text.prefix(80)) + "…" : text))"

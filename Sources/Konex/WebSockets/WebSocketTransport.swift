@@ -46,6 +46,10 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// reading when this many wait (so the server's writes slow down); one that cannot pause fails the connection
     /// when the reader falls this far behind.
     public var receiveBufferLimit: Int
+    /// The most bytes held for a reader slower than the network, 32 MiB by default; like ``receiveBufferLimit``, a
+    /// transport that can pause stops reading the socket when they are held. With a message being assembled and one
+    /// waiting for room (each at most ``maximumMessageSize``), a connection holds at most 64 MiB by default.
+    public var receiveBufferBytes: Int
     /// Ask for `permessage-deflate` (RFC 7692) where the transport offers it: `NIOWebSocketTransport` does, and
     /// applies ``maximumMessageSize`` to a message as it inflates. Off by default.
     public var compression: Bool
@@ -57,14 +61,16 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// - Parameters:
     ///   - maximumMessageSize: The largest message accepted, in bytes.
     ///   - receiveBufferLimit: The most messages held for a slow reader.
+    ///   - receiveBufferBytes: The most bytes held for a slow reader.
     ///   - compression: Ask for `permessage-deflate` where the transport offers it.
     ///   - closeTimeout: How long a close waits for the peer's answer.
     public init(
         maximumMessageSize: Int = 16 << 20, receiveBufferLimit: Int = 256, compression: Bool = false,
-        closeTimeout: Duration = .seconds(5)
+        closeTimeout: Duration = .seconds(5), receiveBufferBytes: Int = 32 << 20
     ) {
         self.maximumMessageSize = maximumMessageSize
         self.receiveBufferLimit = receiveBufferLimit
+        self.receiveBufferBytes = max(1, receiveBufferBytes)
         self.compression = compression
         self.closeTimeout = closeTimeout
     }

@@ -25,6 +25,12 @@
         private let decompressor: ZlibStream?
         /// Messages the inbox had no room for, in order: while any wait, the socket is not read.
         private var held = CircularBuffer<WebSocketMessage>()
+        /// Data frames that arrived (from the same socket read) while messages wait, kept as they came on the wire:
+        /// assembling or inflating them now would hold megabytes per compressed kilobyte (a deflate bomb) for a
+        /// reader that is not reading. Control frames are still handled at once.
+        private var heldFrames = CircularBuffer<WebSocketFrame>()
+        /// The channel's allocator, kept so held frames can be inflated after the channel is gone.
+        private var allocator = ByteBufferAllocator()
         /// A `read()` from the channel held back while messages wait.
         private var readHeld = false
         /// How the connection ended, kept until the held messages are in the inbox.
@@ -38,11 +44,12 @@
             self.deflate = deflate
             compressor = deflate.map { ZlibStream(.compress, windowBits: $0.clientWindowBits) }
             decompressor = deflate.map { _ in ZlibStream(.decompress, windowBits: 15) }
-            inbox = WebSocketInbox(limit: options.receiveBufferLimit)
+            inbox = WebSocketInbox(limit: options.receiveBufferLimit, byteLimit: options.receiveBufferBytes)
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
             self.context = context
+            allocator = context.channel.allocator
             let loop = context.eventLoop
             // Weakly: the handler holds the inbox, so a strong reference back would keep both alive for ever.
             let handler = WeakHandler(self)
@@ -67,21 +74,10 @@
                 return violate("a frame set a reserved bit without an extension that defines it")
             }
             switch frame.opcode {
-            case .text, .binary:
-                guard fragments == nil else {
-                    return violate("a new message began before the fragments of the last one ended")
-                }
-                fragments = (frame.opcode, frame.data, compressedStart)
-                fragmentArrived(fin: frame.fin)
-            case .continuation:
-                guard var message = fragments else {
-                    return violate("a continuation frame came with no message to continue")
-                }
-                fragments = nil  // one reference, so the append does not copy the bytes so far
-                var data = frame.data
-                message.bytes.writeBuffer(&data)
-                fragments = message
-                fragmentArrived(fin: frame.fin)
+            case .text, .binary, .continuation:
+                // After this side's close, no data is wanted; before it, data waits in order for a reader behind.
+                guard !closeSent else { return }
+                if held.isEmpty && heldFrames.isEmpty { dataArrived(frame) } else { heldFrames.append(frame) }
             case .ping:
                 guard !closeSent else { return }
                 context.writeAndFlush(wrapOutboundOut(Self.frame(.pong, frame.data)), promise: nil)
@@ -94,6 +90,25 @@
             }
         }
 
+        /// A data frame: assembled into a message, which is delivered once whole.
+        private func dataArrived(_ frame: WebSocketFrame) {
+            if frame.opcode == .continuation {
+                guard var message = fragments else {
+                    return violate("a continuation frame came with no message to continue")
+                }
+                fragments = nil  // one reference, so the append does not copy the bytes so far
+                var data = frame.data
+                message.bytes.writeBuffer(&data)
+                fragments = message
+            } else {
+                guard fragments == nil else {
+                    return violate("a new message began before the fragments of the last one ended")
+                }
+                fragments = (frame.opcode, frame.data, frame.rsv1 && deflate != nil)
+            }
+            fragmentArrived(fin: frame.fin)
+        }
+
         /// A fragment was added: a message over the limit is closed with 1009, a finished one is delivered.
         private func fragmentArrived(fin: Bool) {
             guard let (opcode, received, compressed) = fragments else { return }
@@ -104,9 +119,8 @@
             guard fin else { return }
             fragments = nil
             var bytes = received
-            if compressed, let decompressor, let context {
-                switch decompressor.decompress(
-                    received, limit: options.maximumMessageSize, allocator: context.channel.allocator)
+            if compressed, let decompressor {
+                switch decompressor.decompress(received, limit: options.maximumMessageSize, allocator: allocator)
                 {
                 case .message(let inflated): bytes = inflated
                 case .tooBig: return tooBig()
@@ -134,13 +148,15 @@
             held.append(message)
         }
 
-        /// The reader took a message from a full inbox: move held messages in, and read the socket again once none
-        /// wait.
+        /// The reader took a message from a full inbox: move held messages in, then the held frames, and read the
+        /// socket again once none wait.
         private func roomMade() {
             while let message = held.first {
                 if inbox.deliver(message) == .full { return }
                 held.removeFirst()
             }
+            while held.isEmpty, inbox.end == nil, let frame = heldFrames.popFirst() { dataArrived(frame) }
+            guard held.isEmpty, heldFrames.isEmpty else { return }
             if let end = pendingEnd {
                 pendingEnd = nil
                 inbox.finish(end)
@@ -152,8 +168,9 @@
         }
 
         func read(context: ChannelHandlerContext) {
-            // Back pressure: while the reader is behind, the socket's buffer fills and TCP slows the server down.
-            if held.isEmpty { context.read() } else { readHeld = true }
+            // Back pressure: while the reader is behind, the socket's buffer fills and TCP slows the server down. Once
+            // this side has sent its close, the socket is read again, so the peer's answer is seen at once.
+            if closeSent || (held.isEmpty && heldFrames.isEmpty) { context.read() } else { readHeld = true }
         }
 
         // MARK: Closing
@@ -188,6 +205,10 @@
             // 1005 and 1006 report; they are never sent (§7.4.1).
             let sent: WebSocketCloseCode =
                 code == .noStatusReceived || code == .abnormalClosure ? .normalClosure : code
+            // The app closes: data it has not read yet is not wanted, and the end is not held behind it.
+            held.removeAll()
+            heldFrames.removeAll()
+            fragments = nil
             _ = sendClose(sent, reason: reason, context: context)
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             let timeout = options.closeTimeout
@@ -227,6 +248,10 @@
             -> EventLoopFuture<Void>
         {
             closeSent = true
+            if readHeld {  // the peer's answer must be read, however far behind the reader is
+                readHeld = false
+                context.read()
+            }
             var payload = context.channel.allocator.buffer(capacity: 2 + 123)
             if let code {
                 payload.writeInteger(code.rawValue)
@@ -240,7 +265,7 @@
             fragments = nil
             closeTimer?.cancel()
             closeTimer = nil
-            if held.isEmpty {
+            if held.isEmpty && heldFrames.isEmpty {
                 inbox.finish(end)
             } else if pendingEnd == nil {
                 pendingEnd = end

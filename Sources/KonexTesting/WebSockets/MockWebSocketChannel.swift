@@ -23,7 +23,7 @@ final class MockWebSocketChannel: WebSocketChannel {
         self.response = response
         self.session = session
         self.options = options
-        inbox = WebSocketInbox(limit: options.receiveBufferLimit)
+        inbox = WebSocketInbox(limit: options.receiveBufferLimit, byteLimit: options.receiveBufferBytes)
     }
 
     /// Runs `steps` on `clock`, from now.
