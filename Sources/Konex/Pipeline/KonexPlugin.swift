@@ -48,7 +48,7 @@ public struct TransportResponse: Sendable {
     public var source: ResponseSource = .network
     /// Whether one transport call answered this and other identical requests (``RequestCoalescer``).
     public var isShared = false
-    /// The redirects followed to reach ``response``, first to last; empty when the first answer was the last.
+    /// The redirects followed to reach `response`, first to last; empty when the first answer was the last.
     public var redirects: [Redirect] = []
 
     /// Creates a transport response.
