@@ -20,7 +20,7 @@ public struct Response<Value: Sendable>: Sendable {
     /// Where the response came from: the network, or an ``HTTPCache`` (fresh, or revalidated with a 304).
     public let source: ResponseSource
     /// The redirects followed to reach `response`, first to last (URL and status of each hop); empty when the first
-    /// answer was the last. ``response``'s `url` is where the chain ended.
+    /// answer was the last. `response.url` is where the chain ended.
     public var redirects: [Redirect] = []
 
     /// Creates a response.
