@@ -67,7 +67,7 @@ public final class FixtureTransport: StreamingTransport {
     /// Where unmatched requests go, if anywhere.
     public let passthrough: (any Transport)?
 
-    /// The passthrough's redirect policy, or ``RedirectPolicy/follow``: fixtures are followed like live answers.
+    /// The passthrough's redirect policy, or `RedirectPolicy.follow`: fixtures are followed like live answers.
     public var redirectPolicy: RedirectPolicy { passthrough?.redirectPolicy ?? .follow }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
