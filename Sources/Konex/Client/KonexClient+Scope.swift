@@ -50,17 +50,13 @@ extension KonexClient {
     }
 
     /// The transport requests go through now (a scope's, else this client's own), with its phase observer (see
-    /// ``Transport/phaseObserver``).
-    var activeRoute: (transport: any Transport, observer: (any ObservingTransport)?) {
-        if let scope = TransportScope.current { return (scope.transport, scope.observer) }
-        return (transport, transportObserver)
-    }
-
-    /// How requests follow redirects now: over a scope's transport, the client's policy else that transport's.
-    var activeRedirects: Received.Redirects {
-        guard let scope = TransportScope.current else { return redirects }
-        return Received.Redirects(
+    /// ``Transport/phaseObserver``) and how its requests follow redirects.
+    var activeRoute: (transport: any Transport, observer: (any ObservingTransport)?, redirects: Received.Redirects) {
+        // One task-local read a request: a scope's transport, with the client's policy else that transport's.
+        guard let scope = TransportScope.current else { return (transport, transportObserver, redirects) }
+        let redirects = Received.Redirects(
             policy: redirectPolicy ?? scope.transport.redirectPolicy, redaction: redaction)
+        return (scope.transport, scope.observer, redirects)
     }
 
     /// The clock waits use now: a scope's, else this client's own.

@@ -170,8 +170,7 @@ extension DataRequest {
         let report = progress.map { ProgressReport($0, request: request) }
         report?.started()
         do {
-            let (transport, observer) = client.activeRoute
-            let redirects = client.activeRedirects
+            let (transport, observer, redirects) = client.activeRoute
             var reply: TransportReply?
             let (data, response, body): (Data, HTTPURLResponse, Received.Body)
             if let chain {

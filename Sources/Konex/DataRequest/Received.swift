@@ -69,9 +69,16 @@ enum Received {
     }
 
     /// How a request follows redirects: the policy, and the redaction whose secret headers stay with their origin.
-    struct Redirects: Sendable {
+    // A class: settled once per client and handed down every request, it costs one reference, not a copy of the
+    // policy's closure and the redaction's sets.
+    final class Redirects: Sendable {
         let policy: RedirectPolicy
         let redaction: Redaction
+
+        init(policy: RedirectPolicy, redaction: Redaction) {
+            self.policy = policy
+            self.redaction = redaction
+        }
     }
 
     /// Receives the body of `request` as `target` asks. For a file or a stream, the returned data is only the start
