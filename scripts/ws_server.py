@@ -86,15 +86,6 @@ async def handler(ws):
                 if conn_id:
                     progress[conn_id] = i + 1
             await ws.close(1000, "flooded")
-        elif path == "/zeros":
-            # Messages of zeros: with permessage-deflate, each costs about a thousandth of its size on the wire.
-            args = query(ws.request.path)
-            count, size = int(args.get("count", "10")), int(args.get("size", "1024"))
-            for i in range(count):
-                await ws.send(i.to_bytes(4, "big") + b"\x00" * (size - 4))
-                if conn_id:
-                    progress[conn_id] = i + 1
-            await ws.close(1000, "zeros sent")
         elif path == "/bad-utf8":
             async with ws.send_context():
                 ws.protocol.send_text(b"caf\xc3")  # the first byte of "é" and nothing after it

@@ -6,11 +6,13 @@ import Testing
 
 /// Faults on real sockets. These need no httpbin, so they always run.
 @Suite struct FaultIntegrationTests {
-    func client(_ server: MisbehavingServer) -> KonexClient {
+    func client(
+        _ server: MisbehavingServer, timeout: Duration = .seconds(10), maximumResponseSize: Int? = nil
+    ) -> KonexClient {
         KonexClient(
             baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
             transport: Live.transport(),
-            timeout: .seconds(10))
+            timeout: timeout, maximumResponseSize: maximumResponseSize)
     }
 
     @Test func serverThatClosesWithoutRespondingIsATransportError() async throws {
@@ -43,10 +45,7 @@ import Testing
         for index in stride(from: 0, to: body.count, by: 4_096) { body[index] = UInt8(truncatingIfNeeded: index >> 12) }
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.count)\r\n\r\n"
         let server = try MisbehavingServer(reply: Data(head.utf8) + body)
-        let client = KonexClient(
-            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-            transport: Live.transport(), timeout: .seconds(30),
-            maximumResponseSize: 1 << 20)
+        let client = self.client(server, timeout: .seconds(30), maximumResponseSize: 1 << 20)
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("konex-big-\(UUID()).bin")
         defer { try? FileManager.default.removeItem(at: destination) }
         let response = try await client.request("/big").validate().download(to: destination)
@@ -61,9 +60,7 @@ import Testing
         // A peer announcing 10 GiB: refused on the head, whichever transport, without reading what follows.
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(10 << 30)\r\n\r\n"
         let server = try MisbehavingServer(reply: Data(head.utf8) + Data(count: 64 << 10))
-        let client = KonexClient(
-            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: Live.transport(),
-            timeout: .seconds(30), maximumResponseSize: 1 << 20)
+        let client = self.client(server, timeout: .seconds(30), maximumResponseSize: 1 << 20)
         let error = try await requireThrows(KonexError.self) { try await client.request("/huge").responseData() }
         #expect(error.stage == .transport)
         #expect(error.message.contains("of 10737418240 bytes (Content-Length) exceeds maximumResponseSize"))
@@ -73,9 +70,7 @@ import Testing
     @Test func aBodyWithoutALengthStopsAtTheLimit() async throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
         let server = try MisbehavingServer(reply: Data(head.utf8) + Data(count: 4 << 20))
-        let client = KonexClient(
-            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: Live.transport(),
-            timeout: .seconds(30), maximumResponseSize: 1 << 20)
+        let client = self.client(server, timeout: .seconds(30), maximumResponseSize: 1 << 20)
         let error = try await requireThrows(KonexError.self) { try await client.request("/endless").responseData() }
         #expect(error.message.contains("reading stopped at"))
         #expect(error.message.contains("exceeds maximumResponseSize (1048576 bytes)"))
