@@ -82,8 +82,10 @@ extension DataRequest {
                 request: exchange.request, response: exchange.response, underlyingError: error,
                 attempt: exchange.timing.attempt)
         }
-        return Response(
+        var response = Response(
             value: destination, request: exchange.request, response: exchange.response, data: exchange.received,
-            timing: exchange.timing, redirects: exchange.redirects)
+            timing: exchange.timing)
+        response.redirects = exchange.redirects
+        return response
     }
 }
