@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The process's resident memory, for tests that bound what a hostile peer can make it hold.
 public enum ResidentMemory {
     /// Resident bytes now (`/proc/self/statm` on Linux; the task's resident size elsewhere), 0 when unknown.

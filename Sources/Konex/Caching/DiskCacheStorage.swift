@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Cached responses in files, one per URL, bounded by size, least recently used evicted first.
 ///
 /// Each file is written whole to a temporary name and renamed into place, so a crash leaves the old entry or the new
@@ -8,9 +16,15 @@ import Foundation
 /// the directory on first use, outside the lock.
 ///
 /// Nothing secret is written as it is: the key (a URL with credential digests) is stored as a keyed SHA-256 digest,
-/// the URL and the URLs in `Location`-like headers with token-like query items redacted (``Redaction/default``), and credentials and `Vary` values only as digests keyed by a random
-/// secret kept in the folder (`.konexcache-secret`, readable by the owner only), so a copied cache folder cannot be
-/// checked against guessed passwords. ``HTTPCache`` calls a disk storage off Swift's cooperative threads.
+/// the URL and the URLs in `Location`-like headers with token-like query items redacted (``Redaction/default``), and
+/// credentials and `Vary` values only as digests keyed by a random secret kept in the folder (`.konexcache-secret`),
+/// so a copied cache folder cannot be checked against guessed passwords. File names are keyed by that secret too, so
+/// a directory listing does not tell which URLs were fetched. The folder Konex creates is the owner's only (0700), and
+/// so is every file (0600); on iOS, tvOS, watchOS and visionOS the files are also protected until the device is first
+/// unlocked. The secret stays in the folder rather than the keychain: it guards digests in that folder, and a copy of
+/// the folder without it reveals nothing. Two processes that create the secret at once agree on one (it is published
+/// with an atomic `link`, and the loser reads the winner's). ``HTTPCache`` calls a disk storage off Swift's
+/// cooperative threads.
 /// ```swift
 /// let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0].appendingPathComponent("api")
 /// let cache = HTTPCache(storage: .disk(directory: folder, capacity: 100 << 20))
@@ -39,7 +53,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     public var size: Int { withIndex { $0.totalCost } }
 
     public func response(forKey key: String) -> CachedResponse? {
-        guard let file = withIndex({ $0.use(StableHash.fnv1a(key)) }) else { return nil }
+        guard let file = withIndex({ $0.use(indexKey(key)) }) else { return nil }
         guard let data = try? Data(contentsOf: file), let response = Self.decode(data, key: digest(key)) else {
             // Unreadable or not what it claims to be: never serve it, and free its space.
             removeResponse(forKey: key)
@@ -61,20 +75,15 @@ public final class DiskCacheStorage: HTTPCacheStorage {
             if redacted != value { response.headers[name] = redacted }
         }
         guard let data = Self.encode(response, key: digest(key)) else { return }
-        let file = directory.appendingPathComponent(Self.fileName(for: key))
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try data.write(to: file, options: .atomic)
-        } catch {
-            return
-        }
-        let (kept, evicted) = withIndex { $0.insert(file, cost: data.count, forKey: StableHash.fnv1a(key)) }
+        let file = directory.appendingPathComponent(fileName(for: key))
+        guard createDirectory(), Self.writeOwnerOnly(data, to: file) else { return }
+        let (kept, evicted) = withIndex { $0.insert(file, cost: data.count, forKey: indexKey(key)) }
         for old in evicted { try? FileManager.default.removeItem(at: old) }
         if !kept { try? FileManager.default.removeItem(at: file) }  // larger than the whole capacity
     }
 
     public func removeResponse(forKey key: String) {
-        if let file = withIndex({ $0.remove(StableHash.fnv1a(key)) }) { try? FileManager.default.removeItem(at: file) }
+        if let file = withIndex({ $0.remove(indexKey(key)) }) { try? FileManager.default.removeItem(at: file) }
     }
 
     public func removeAll() {
@@ -93,15 +102,48 @@ public final class DiskCacheStorage: HTTPCacheStorage {
                 return secret!
             }
             let made = ProcessSecret.random(count: 32)
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            if FileManager.default.createFile(
-                atPath: file.path, contents: Data(made), attributes: [.posixPermissions: 0o600])
-            {
+            guard createDirectory() else { return made }  // not kept: later entries are misses, never wrong
+            // Written whole under a name of its own, then published with `link`, which fails when another process
+            // published first: a reader never sees half a secret, and two creators end with one.
+            let draft = directory.appendingPathComponent(".konexcache-secret-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: draft) }
+            if Self.writeOwnerOnly(Data(made), to: draft, replacing: false), link(draft.path, file.path) == 0 {
                 secret = made
                 return made
             }
-            return made  // not kept: entries written now are misses in the next process, never wrong
+            if let data = try? Data(contentsOf: file), data.count == 32 {
+                secret = [UInt8](data)
+                return secret!
+            }
+            return made
         }
+    }
+
+    /// Creates the folder when missing, the owner's only.
+    private func createDirectory() -> Bool {
+        (try? FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
+    }
+
+    /// Writes `data` to a new owner-only file beside `file`, then renames it into place (or, with `replacing`
+    /// false, leaves it at `file` itself, which must not exist).
+    static func writeOwnerOnly(_ data: Data, to file: URL, replacing: Bool = true) -> Bool {
+        var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            attributes[.protectionKey] = FileProtectionType.completeUntilFirstUserAuthentication
+        #endif
+        guard replacing else {
+            return FileManager.default.createFile(atPath: file.path, contents: data, attributes: attributes)
+        }
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".tmp-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: attributes) else {
+            return false
+        }
+        guard rename(temporary.path, file.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            return false
+        }
+        return true
     }
 
     // MARK: Index
@@ -116,7 +158,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     }
 
     /// Every entry file in the directory, the oldest modification counted as the least recently used. The index is
-    /// keyed by the key's hash (the file name), so entries found on disk and entries stored now agree.
+    /// keyed by the file name (a digest of the key), so entries found on disk and entries stored now agree.
     private func loadIndex() -> LRUIndex<URL> {
         var index = LRUIndex<URL>(capacity: capacity)
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
@@ -145,7 +187,11 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         var response: CachedResponse
     }
 
-    static func fileName(for key: String) -> String { StableHash.fnv1a(key) + suffix }
+    /// The entry's file name: a digest of the key keyed by this folder's secret, so a listing names no URL.
+    func fileName(for key: String) -> String { indexKey(key) + Self.suffix }
+
+    /// What the index knows an entry by: the file name without its suffix.
+    private func indexKey(_ key: String) -> String { String(digest("name " + key).prefix(32)) }
 
     /// What the file says its key is: a digest keyed by this folder's secret, never the key's text.
     func digest(_ key: String) -> String { SHA256.hex(SHA256.hmac(key: keySecret, Array(key.utf8))) }

@@ -82,10 +82,8 @@ extension DataRequest {
                 request: exchange.request, response: exchange.response, underlyingError: error,
                 attempt: exchange.timing.attempt)
         }
-        var response = Response(
+        return Response(
             value: destination, request: exchange.request, response: exchange.response, data: exchange.received,
-            timing: exchange.timing)
-        response.redirects = exchange.redirects
-        return response
+            timing: exchange.timing, redirects: exchange.redirects)
     }
 }

@@ -218,15 +218,12 @@ extension DataRequest {
                 body.stream?.cancel()  // a streamed transfer nobody will read stops here, not at its server's end
                 return .failure(cancellationError(request))
             }
-            // A body written to a file never sat in memory: the limit is for bodies that do.
+            // A body written to a file never sat in memory: the limit is for bodies that do. A transport that does not
+            // stream answers whole, so its body is measured here (a streaming one stopped at the limit already).
             if file == nil, let limit = client.maximumResponseSize, data.count > limit {
-                return .failure(
-                    KonexError(
-                        stage: .transport,
-                        message:
-                            "the response body of \(data.count) bytes exceeds maximumResponseSize (\(limit) bytes)",
-                        method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
-                        response: response, attempt: attempt))
+                var failure = Received.tooLarge(request, response, limit: limit, size: .whole(data.count))
+                failure.attempt = attempt
+                return .failure(failure)
             }
             let timing = RequestTiming(
                 startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt,

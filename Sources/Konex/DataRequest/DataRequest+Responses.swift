@@ -102,11 +102,9 @@ extension DataRequest {
     /// Step 8: runs the pipeline, then `body`, mapping any error to a decoding-stage ``KonexError``.
     func serialize<Value: Sendable>(_ body: (Exchange) throws -> Value) async throws -> Response<Value> {
         let exchange = try await execute()
-        var response = Response(
+        return Response(
             value: try Self.serialized(exchange, body), request: exchange.request, response: exchange.response,
-            data: exchange.received, timing: exchange.timing, source: exchange.source)
-        response.redirects = exchange.redirects
-        return response
+            data: exchange.received, timing: exchange.timing, source: exchange.source, redirects: exchange.redirects)
     }
 
     /// Runs `body` on a finished exchange, mapping any error to a decoding-stage ``KonexError``.

@@ -174,30 +174,51 @@ enum Received {
             }
         if response.expectedContentLength > Int64(limit) {
             stream.cancel()
-            throw tooLarge(request, response, limit: limit, read: nil)
+            throw tooLarge(request, response, limit: limit, size: .announced)
         }
-        var data = Data()
-        if response.expectedContentLength > 0 {
-            data.reserveCapacity(Int(min(response.expectedContentLength, 8 << 20)))  // a hint, never trusted
-        }
-        for try await chunk in stream {
-            guard chunk.count <= limit - data.count else {
-                stream.cancel()
-                throw tooLarge(request, response, limit: limit, read: data.count + chunk.count)
-            }
-            data.append(chunk)
-        }
-        return (data, response)
+        return (try await gather(stream, of: response, to: request, limit: limit, report: nil), response)
     }
 
-    /// The error for a body over ``KonexClient/maximumResponseSize``: refused by its `Content-Length` (`read` is
-    /// `nil`), or when the bytes read passed the limit.
-    private static func tooLarge(_ request: URLRequest, _ response: HTTPURLResponse, limit: Int, read: Int?)
+    /// Reads `stream` into memory, ending it at `limit` and reporting each chunk to `report`.
+    /// - Throws: A ``KonexError`` naming the limit once the bytes read pass it; the stream's own errors.
+    private static func gather(
+        _ stream: ByteStream, of response: HTTPURLResponse, to request: URLRequest, limit: Int?,
+        report: ProgressReport?
+    ) async throws -> Data {
+        var data = Data()
+        // The peer's Content-Length is a hint, never a size to trust: reserve at most 8 MiB up front.
+        if response.expectedContentLength > 0 {
+            data.reserveCapacity(Int(min(response.expectedContentLength, 8 << 20)))
+        }
+        for try await chunk in stream {
+            if let limit, chunk.count > limit - data.count {
+                stream.cancel()
+                throw tooLarge(request, response, limit: limit, size: .stoppedAt(data.count + chunk.count))
+            }
+            data.append(chunk)
+            report?.received(Int64(data.count), of: response)
+        }
+        return data
+    }
+
+    /// How much of a body over the limit is known: its `Content-Length`, the bytes when reading stopped, or all of it.
+    enum OversizedBody {
+        case announced
+        case stoppedAt(Int)
+        case whole(Int)
+    }
+
+    /// The error for a body over ``KonexClient/maximumResponseSize``, the one message every way of finding it out
+    /// uses.
+    static func tooLarge(_ request: URLRequest, _ response: HTTPURLResponse, limit: Int, size: OversizedBody)
         -> KonexError
     {
         let what =
-            read.map { "of more than \(limit) bytes (reading stopped at \($0))" }
-            ?? "of \(response.expectedContentLength) bytes (Content-Length)"
+            switch size {
+            case .announced: "of \(response.expectedContentLength) bytes (Content-Length)"
+            case .stoppedAt(let read): "of more than \(limit) bytes (reading stopped at \(read))"
+            case .whole(let count): "of \(count) bytes"
+            }
         return KonexError(
             stage: .transport, message: "the response body \(what) exceeds maximumResponseSize (\(limit) bytes)",
             method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request, response: response)
@@ -215,26 +236,13 @@ enum Received {
         let (response, stream) = try await streamer.stream(
             request, bufferLimit: ByteStream.defaultBufferLimit, observer: observer)
         report.headArrived(response)
-        var received: Int64 = 0
         switch target {
         case .memory:
-            var data = Data()
-            // The peer's Content-Length is a hint, never a size to trust: reserve at most 8 MiB up front.
-            if response.expectedContentLength > 0 {
-                data.reserveCapacity(Int(min(response.expectedContentLength, 8 << 20)))
-            }
-            for try await chunk in stream {
-                if let limit, chunk.count > limit - data.count {
-                    stream.cancel()
-                    throw tooLarge(request, response, limit: limit, read: data.count + chunk.count)
-                }
-                data.append(chunk)
-                received += Int64(chunk.count)
-                report.received(received, of: response)
-            }
-            report.finished(received, of: response, counted: true)
+            let data = try await gather(stream, of: response, to: request, limit: limit, report: report)
+            report.finished(Int64(data.count), of: response, counted: true)
             return (data, response, Body(countedProgress: true))
         default:
+            var received: Int64 = 0
             let file = BodyFile.temporary()
             do {
                 guard FileManager.default.createFile(atPath: file.path, contents: nil) else {

@@ -21,12 +21,20 @@ public struct Response<Value: Sendable>: Sendable {
     public let source: ResponseSource
     /// The redirects followed to reach `response`, first to last (URL and status of each hop); empty when the first
     /// answer was the last. `response.url` is where the chain ended.
-    public var redirects: [Redirect] = []
+    public let redirects: [Redirect]
 
     /// Creates a response.
+    /// - Parameters:
+    ///   - value: The decoded value.
+    ///   - request: The request as sent.
+    ///   - response: The final HTTP response.
+    ///   - data: The body as received.
+    ///   - timing: How long it took.
+    ///   - source: The network or a cache.
+    ///   - redirects: The redirects followed to reach `response`, first to last.
     public init(
         value: Value, request: URLRequest, response: HTTPURLResponse, data: Data, timing: RequestTiming,
-        source: ResponseSource = .network
+        source: ResponseSource = .network, redirects: [Redirect] = []
     ) {
         self.value = value
         self.request = request
@@ -34,6 +42,7 @@ public struct Response<Value: Sendable>: Sendable {
         self.data = data
         self.timing = timing
         self.source = source
+        self.redirects = redirects
     }
 
     /// The HTTP status code.
@@ -53,11 +62,9 @@ public struct Response<Value: Sendable>: Sendable {
 
     /// The same response with its value transformed.
     public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
-        var mapped = Response<T>(
+        Response<T>(
             value: try transform(value), request: request, response: response, data: data, timing: timing,
-            source: source)
-        mapped.redirects = redirects
-        return mapped
+            source: source, redirects: redirects)
     }
 }
 

@@ -51,8 +51,9 @@ public struct Redaction: Sendable {
     /// Whether a header of this name is redacted: listed in ``headers`` in any spelling, or named like a credential.
     /// - Parameter name: The header's name, in any case.
     public func isSecret(header name: String) -> Bool {
-        let normal = SecretName.normalized(name)
-        return normalizedHeaders.contains(normal) || (recognisesSecretNames && SecretName.isSecret(name))
+        let words = SecretName.words(name)
+        return normalizedHeaders.contains(words.joined(separator: "_"))
+            || (recognisesSecretNames && SecretName.isSecret(words: words))
     }
 
     /// The default policy.
@@ -220,9 +221,7 @@ public struct Redaction: Sendable {
 
     /// A JSON key is listed when it is a listed field, or named like a listed header (echo services and error
     /// bodies repeat request headers).
-    private func isListedJSONKey(_ key: String) -> Bool {
-        isListedField(key) || normalizedHeaders.contains(SecretName.normalized(key))
-    }
+    private func isListedJSONKey(_ key: String) -> Bool { isListed(SecretName.words(key), orAHeader: true) }
 
     /// Whether a query item, form field, multipart part or JSON key of this name is redacted: a form body is a
     /// query string, and its fields are the same as a JSON body's, so the names are ``queryItems`` and
@@ -230,13 +229,18 @@ public struct Redaction: Sendable {
     /// ``recognisesSecretNames`` is off, any name that says it holds a credential. A bracketed form name
     /// (`user[password]`) is read by its words.
     /// - Parameter name: The field's name, in any spelling.
-    public func isListedField(_ name: String) -> Bool {
-        let normal = SecretName.normalized(name)
+    public func isListedField(_ name: String) -> Bool { isListed(SecretName.words(name), orAHeader: false) }
+
+    /// Whether a field of these words is listed (or, with `orAHeader`, named like a listed header), or says it holds
+    /// a credential; the name is split into words once for every comparison.
+    private func isListed(_ words: [String], orAHeader: Bool) -> Bool {
+        let normal = words.joined(separator: "_")
         // `user[ssn]` is the `ssn` field of a nested form: its last word is the field.
-        let last = normal.split(separator: "_").last.map(String.init) ?? normal
+        let last = words.last ?? normal
         return normalizedQueryItems.contains(normal) || normalizedJSONFields.contains(normal)
             || normalizedQueryItems.contains(last) || normalizedJSONFields.contains(last)
-            || (recognisesSecretNames && SecretName.isSecret(name))
+            || (orAHeader && normalizedHeaders.contains(normal))
+            || (recognisesSecretNames && SecretName.isSecret(words: words))
     }
 
     /// The first registered secret found in `data`, if any.

@@ -36,8 +36,10 @@ enum SecretName {
 
     /// Whether the name says it holds a credential: a password, token, secret, API or private key, cookie,
     /// signature, assertion, session id, or one of the OAuth 2.0 / OpenID Connect secret parameters.
-    static func isSecret(_ name: String) -> Bool {
-        let words = words(name)
+    static func isSecret(_ name: String) -> Bool { isSecret(words: words(name)) }
+
+    /// ``isSecret(_:)`` for a name already split into ``words(_:)``.
+    static func isSecret(words: [String]) -> Bool {
         guard !words.isEmpty else { return false }
         if wholeNames.contains(words.joined(separator: "_")) { return true }
         for (index, word) in words.enumerated() {

@@ -21,8 +21,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    override init() { super.init() }
-
     /// A streamed task: who waits for its head, and where its chunks go.
     private struct Streamed: Sendable {
         var head: CheckedContinuation<(HTTPURLResponse, ByteStream), any Error>?

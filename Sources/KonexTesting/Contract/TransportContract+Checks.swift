@@ -62,8 +62,7 @@ extension TransportContract {
                 "answered \(hop.statusCode) from \(hop.url?.path ?? "nowhere"): the transport followed the redirect")
         },
         Check(name: "through a client, redirects are followed hop by hop") { context in
-            let client = KonexClient(transport: context.transport)
-            let within = try await client.request(request(context.server, "/redirect/3")).response()
+            let within = try await context.client.request(request(context.server, "/redirect/3")).response()
             try require(
                 within.statusCode == 200 && within.response.url?.path == "/get" && within.redirects.count == 3,
                 "ended at \(within.statusCode) \(within.response.url?.path ?? "") after \(within.redirects)")
@@ -71,7 +70,6 @@ extension TransportContract {
         Check(name: "through a client, another origin never sees credentials") { context in
             // 127.0.0.1 and localhost are two origins to a client.
             guard let port = context.server.port else { throw Violation("the server URL has no port") }
-            let client = KonexClient(transport: context.transport)
             var withCredentials = redirectTo(context.server, "http://localhost:\(port)/anything", status: 302)
             for (name, value) in [
                 ("Authorization", "Bearer contract-secret"), ("X-API-Key", "contract-key"), ("Cookie", "sid=contract"),
@@ -79,7 +77,7 @@ extension TransportContract {
             ] {
                 withCredentials.setValue(value, forHTTPHeaderField: name)
             }
-            let echo = try await client.request(withCredentials).response()
+            let echo = try await context.client.request(withCredentials).response()
             let seen = try json(echo.data)["headers"] as? [String: String] ?? [:]
             try require(echo.response.url?.host == "localhost", "ended at \(echo.response.url?.absoluteString ?? "")")
             let leaked = ["Authorization", "X-Api-Key", "Cookie"].filter { seen[$0] != nil }
@@ -87,11 +85,10 @@ extension TransportContract {
             try require(seen["X-Konex-Kept"] == "kept", "an ordinary header was dropped: \(seen)")
         },
         Check(name: "through a client, a 303 after a POST is a GET without the body") { context in
-            let client = KonexClient(transport: context.transport)
             var post = redirectTo(
                 context.server, "/anything", status: 303, method: "POST", body: Data(#"{"a":1}"#.utf8))
             post.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            let echo = try await client.request(post).response()
+            let echo = try await context.client.request(post).response()
             let seen = try json(echo.data)
             let headers = seen["headers"] as? [String: String] ?? [:]
             try require(seen["method"] as? String == "GET", "the 303 was followed with \(seen["method"] ?? "?")")
@@ -100,31 +97,28 @@ extension TransportContract {
                 "the GET kept the body or its Content-Type: \(headers)")
         },
         Check(name: "through a client, a 307 keeps the method and a body that can be sent again") { context in
-            let client = KonexClient(transport: context.transport)
             var put = redirectTo(context.server, "/anything", status: 307, method: "PUT", body: Data("again".utf8))
             put.setValue("text/plain", forHTTPHeaderField: "Content-Type")
-            let echo = try await client.request(put).response()
+            let echo = try await context.client.request(put).response()
             let seen = try json(echo.data)
             try require(
                 seen["method"] as? String == "PUT" && seen["data"] as? String == "again",
                 "arrived as \(seen["method"] ?? "?") with `\(seen["data"] ?? "")`")
         },
         Check(name: "through a client, an endless redirect ends in a typed error") { context in
-            let client = KonexClient(transport: context.transport)
             do {
-                _ = try await client.request(request(context.server, "/redirect/25")).response()
+                _ = try await context.client.request(request(context.server, "/redirect/25")).response()
                 throw Violation("25 redirects were followed")
             } catch let error as KonexError {
                 try require(error.stage == .redirect, "failed at \(error.stage): \(error)")
             }
         },
         Check(name: "through a client, a redirect to a Unix socket or a file is refused") { context in
-            let client = KonexClient(transport: context.transport)
             for target in [
                 "http+unix://%2Fvar%2Frun%2Fdocker.sock/info", "unix:///var/run/docker.sock", "file:///etc/passwd",
             ] {
                 do {
-                    _ = try await client.request(redirectTo(context.server, target, status: 302)).response()
+                    _ = try await context.client.request(redirectTo(context.server, target, status: 302)).response()
                     throw Violation("a redirect to \(target) was followed")
                 } catch let error as KonexError {
                     try require(error.stage == .redirect, "\(target): failed at \(error.stage): \(error)")

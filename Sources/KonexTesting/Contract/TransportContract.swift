@@ -28,6 +28,16 @@ public struct TransportContract: Sendable {
         let server: URL
         /// The run's own fault server (``ContractServer``).
         let faults: URL
+
+        /// A client over the transport, for the checks of what Konex does above it (redirects).
+        let client: KonexClient
+
+        init(transport: any Transport, server: URL, faults: URL) {
+            self.transport = transport
+            self.server = server
+            self.faults = faults
+            client = KonexClient(transport: transport)
+        }
     }
 
     /// What one check found.

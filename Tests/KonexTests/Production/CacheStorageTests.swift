@@ -54,7 +54,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = "GET https://api.test/a"
         DiskCacheStorage(directory: directory).store(entry("a", bytes: 1_000), forKey: key)
-        let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: key))
+        let file = directory.appendingPathComponent(DiskCacheStorage(directory: directory).fileName(for: key))
         var data = try Data(contentsOf: file)
         switch damage {
         case "truncated": data = data.prefix(data.count - 10)
@@ -76,10 +76,48 @@ import Testing
         let storage = DiskCacheStorage(directory: directory)
         storage.store(entry("a", bytes: 10), forKey: "GET https://api.test/a")
         // Pretend another key hashed to the same file: its metadata names a different key.
-        let file = directory.appendingPathComponent(DiskCacheStorage.fileName(for: "GET https://api.test/a"))
+        let file = directory.appendingPathComponent(storage.fileName(for: "GET https://api.test/a"))
         let data = try Data(contentsOf: file)
         #expect(DiskCacheStorage.decode(data, key: storage.digest("GET https://api.test/other")) == nil)
         #expect(DiskCacheStorage.decode(data, key: storage.digest("GET https://api.test/a")) != nil)
+    }
+
+    @Test func theFolderAndEveryFileAreTheOwnersOnlyAndNamesTellNoURL() throws {
+        // Before: files were 0644 under the umask, and named by an unkeyed hash of the URL.
+        let directory = temporaryDirectory().appendingPathComponent("made-by-konex")
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let key = "GET https://api.test/a"
+        let storage = DiskCacheStorage(directory: directory)
+        storage.store(entry("a", bytes: 100), forKey: key)
+        func permissions(_ path: String) throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1
+        }
+        #expect(try permissions(directory.path) == 0o700)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            #expect(try permissions(directory.appendingPathComponent(name).path) == 0o600, "\(name)")
+            #expect(!name.contains(StableHash.fnv1a(key)), "an unkeyed hash of the URL names \(name)")
+        }
+        // Another folder (another secret) names the same URL differently: listings cannot be matched up.
+        let other = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: other) }
+        #expect(DiskCacheStorage(directory: other).fileName(for: key) != storage.fileName(for: key))
+        #expect(DiskCacheStorage(directory: directory).response(forKey: key) != nil)
+    }
+
+    @Test func creatorsRacingOnOneFolderAgreeOnOneSecret() async throws {
+        // Before: two processes creating the secret at once could each keep their own.
+        for _ in 0..<20 {
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let secrets = await withTaskGroup(of: [UInt8].self) { group in
+                for _ in 0..<8 { group.addTask { DiskCacheStorage(directory: directory).keySecret } }
+                return await group.reduce(into: [[UInt8]]()) { $0.append($1) }
+            }
+            #expect(Set(secrets).count == 1)
+            #expect(try Data(contentsOf: directory.appendingPathComponent(".konexcache-secret")) == Data(secrets[0]))
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(left == [".konexcache-secret"], "drafts left behind: \(left)")
+        }
     }
 
     @Test func diskEvictsTheLeastRecentlyUsedFiles() throws {
