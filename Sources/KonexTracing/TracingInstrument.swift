@@ -24,14 +24,15 @@
     /// Under a no-op tracer (nothing bootstrapped) a request pays one type check and records nothing.
     public struct TracingInstrument: RequestInstrument {
         private let tracer: (any Tracer)?
-        private let redaction: Redaction
+        private let redaction: Redaction?
 
         /// Creates the instrument.
         /// - Parameters:
         ///   - tracer: The tracer; `nil` (the default) reads `InstrumentationSystem.tracer` at each request, so a
         ///     bootstrap after the client was made still counts.
-        ///   - redaction: What `url.full` hides (token-like query items, a password); ``Konex/Redaction/default``.
-        public init(tracer: (any Tracer)? = nil, redaction: Redaction = .default) {
+        ///   - redaction: What `url.full` and a recorded error hide; `nil` (the default) for the client's redaction
+        ///     (``Konex/Redaction/current``).
+        public init(tracer: (any Tracer)? = nil, redaction: Redaction? = nil) {
             self.tracer = tracer
             self.redaction = redaction
         }
@@ -57,7 +58,7 @@
                 attributes["url.template"] = request.urlTemplate
                 attributes["konex.request.kind"] = request.kind.rawValue
             }
-            return SpanRecorder(span: span, tracer: tracer, redaction: redaction)
+            return SpanRecorder(span: span, tracer: tracer, redaction: redaction ?? .current)
         }
     }
 
@@ -125,10 +126,23 @@
             case .failure(let error):
                 span.attributes["error.type"] = error.errorType
                 if let status = error.statusCode { span.attributes["http.response.status_code"] = status }
-                span.recordError(error)
+                span.recordError(Self.exported(error, redaction: redaction))
                 span.setStatus(SpanStatus(code: .error, message: error.stage.rawValue))
             }
             span.end()
+        }
+    }
+
+    extension SpanRecorder {
+        /// The error as a tracing backend may keep it: described by the client's redaction, and without the response
+        /// body or the decoded error body (a backend stores what it is given, often for months, read by many).
+        static func exported(_ error: KonexError, redaction: Redaction) -> KonexError {
+            var exported = error
+            exported.data = nil
+            exported.errorBody = nil
+            exported.request = nil  // its headers carry the credentials; the span has the method and url.full
+            exported.redaction = redaction
+            return exported
         }
     }
 

@@ -97,6 +97,31 @@
             #expect(span.errors.count == 1)
         }
 
+        /// A tracing backend keeps what it is given for months: the recorded error carries no body, no request
+        /// headers, and the client's redaction governs `url.full` and the error's description.
+        @Test func theRecordedErrorCarriesNoBodyAndTheClientsRedactionGoverns() async throws {
+            var redaction = Redaction.default
+            redaction.queryItems.insert("tenant")
+            let mock = MockTransport(clock: ImmediateClock())
+                .stubbing(.get("/v1/missing"), .json(["access_token": "BODY-CANARY"], status: 404))
+            let client = KonexClient(
+                baseURL: api, transport: mock, clock: ImmediateClock(), adapters: [.bearer("HEADER-CANARY")],
+                instruments: [TracingInstrument(tracer: tracer)], redaction: redaction)
+            let thrown = try await requireThrows(KonexError.self) {
+                try await client.request("missing?tenant=TENANT-CANARY").validate().responseData()
+            }
+            #expect(thrown.data != nil && thrown.request != nil)  // the caller still gets the whole error
+            let span = try onlySpan
+            #expect(span.attributes.get("url.full") == .string("https://api.test/v1/missing?tenant=REDACTED"))
+            let recorded = try #require(span.errors.first?.error as? KonexError)
+            #expect(recorded.data == nil && recorded.errorBody == nil && recorded.request == nil)
+            #expect(recorded.statusCode == 404 && recorded.stage == .validation)
+            let exported = "\(recorded) \(String(reflecting: recorded))"
+            for canary in ["BODY-CANARY", "HEADER-CANARY", "TENANT-CANARY"] {
+                #expect(!exported.contains(canary), "\(canary) reached the span")
+            }
+        }
+
         @Test func anUnvalidated5xxIsStillAFailedCallForTheSpan() async throws {
             let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/v1/x"), .status(500))
             _ = try await client(mock).request("x").responseData()

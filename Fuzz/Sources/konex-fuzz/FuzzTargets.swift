@@ -29,6 +29,7 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     case "lenientdate": FuzzTargets.lenientDate(text)
     case "diskentry": FuzzTargets.diskEntry(bytes)
     case "redaction": FuzzTargets.redaction(bytes)
+    case "closereason": FuzzTargets.closeReason(bytes)
     default: fatalError("set KONEX_FUZZ_TARGET to one of scripts/fuzz's targets (got \"\(target)\")")
     }
     return 0
@@ -205,6 +206,31 @@ enum FuzzTargets {
         _ = SecretName.isSecret(text)
         _ = redaction.isSecret(header: text)
         _ = redaction.isListedField(text)
+    }
+}
+
+extension FuzzTargets {
+    /// A WebSocket close frame's payload, every byte the peer's: read, and any text written as a reason.
+    static func closeReason(_ bytes: Data) {
+        switch WebSocketClosePayload.parse(bytes) {
+        case .closed(let code, let reason?):
+            check(WebSocketClosePayload.isValidPeerCode(code), "accepted the code \(code)")
+            check(reason.utf8.count == bytes.count - 2 && bytes.count <= 125, "a reason of \(reason.utf8.count) bytes")
+            let again = WebSocketClosePayload.parse(WebSocketClosePayload.encode(code, reason: reason))
+            check(again == .closed(code, reason: reason), "\(code) \(reason) read back as \(again)")
+        case .closed(let code, nil):
+            check(bytes.isEmpty && code == .noStatusReceived, "no reason for \(bytes.count) bytes")
+        case .violation(_, let code):
+            check(code == .protocolError || code == .invalidFramePayloadData, "closes with \(code)")
+        }
+        // Whatever text this side sends as a reason fits a control frame, is cut on a character, and reads back.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let sent = WebSocketClosePayload.encode(.goingAway, reason: text)
+        check(sent.count <= 125, "a close payload of \(sent.count) bytes")
+        guard case .closed(.goingAway, let reason?) = WebSocketClosePayload.parse(sent) else {
+            return check(false, "this side's own close does not read back")
+        }
+        check(text.hasPrefix(reason), "the reason was not cut on a character boundary")
     }
 }
 

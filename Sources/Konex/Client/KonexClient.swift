@@ -42,6 +42,9 @@ public final class KonexClient: Sendable {
     /// What is secret in this client's requests and responses: the headers listed here are also dropped when a
     /// redirect changes origin. ``Redaction/default`` by default.
     public let redaction: Redaction
+    /// ``redaction`` when it is not the default: what the pipeline binds to ``Redaction/current`` for each request
+    /// and gives the errors it throws (`nil` keeps requests of default clients free of the binding).
+    let ownRedaction: Redaction?
     /// What retries wait on; inject a test clock to make backoff instant in tests.
     public let clock: any Clock<Duration>
     /// Where callback forms (`onSuccess`/`onError`, `completion`) run unless a call passes its own `queue`;
@@ -115,6 +118,7 @@ public final class KonexClient: Sendable {
         transportObserver = transport.phaseObserver
         self.redirectPolicy = redirectPolicy
         self.redaction = redaction
+        ownRedaction = redaction == .default ? nil : redaction
         redirects = Received.Redirects(
             policy: redirectPolicy ?? transport.redirectPolicy, redaction: redaction)
         components = Lock(

@@ -1,10 +1,25 @@
 import Foundation
 
 extension DataRequest {
-    /// Runs the pipeline up to serialization, in the order documented in `Pipeline/Pipeline.swift`.
+    /// Runs the pipeline up to serialization, in the order documented in `Pipeline/Pipeline.swift`, under the
+    /// client's redaction: bound to ``Redaction/current`` for every sink on the way, and given to the error thrown.
     /// - Parameter target: Where the body goes; a file's processors are skipped (they need the body in memory).
     /// - Throws: ``KonexError`` only.
     func execute(body target: BodyTarget = .memory) async throws -> Exchange {
+        guard let redaction = client.ownRedaction else { return try await run(body: target) }
+        do {
+            var exchange = try await Redaction.$bound.withValue(redaction) { try await run(body: target) }
+            exchange.redaction = redaction
+            return exchange
+        } catch {
+            var failure = error as? KonexError ?? cancellationError()
+            failure.redaction = redaction
+            throw failure
+        }
+    }
+
+    /// The pipeline itself (see ``execute(body:)``).
+    private func run(body target: BodyTarget) async throws -> Exchange {
         let endpoint = self.endpoint
         if Task.isCancelled { throw cancellationError() }
 

@@ -111,12 +111,14 @@ extension DataRequest {
     static func serialized<Value>(_ exchange: Exchange, _ body: (Exchange) throws -> Value) throws -> Value {
         do {
             return try body(exchange)
-        } catch let error as KonexError {
+        } catch var error as KonexError {
+            error.redaction = error.redaction ?? exchange.redaction
             throw error
         } catch {
             var failure = KonexError.decoding(
                 error, keyPath: nil, request: exchange.request, response: exchange.response, data: exchange.received)
             failure.attempt = exchange.timing.attempt
+            failure.redaction = exchange.redaction
             throw failure
         }
     }

@@ -1,16 +1,23 @@
 import Foundation
 
 extension DataRequest {
-    /// The request as a `curl` command: what would be sent, after the adapters, redacted unless asked otherwise.
+    /// The request as a `curl` command: what would be sent, after the adapters, redacted by the client's redaction.
     ///
     /// ```swift
     /// print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
     /// // curl -X POST 'https://api.example.com/login' -H 'Authorization: REDACTED' -H 'Content-Type: application/json' --data-binary '{"user":"ada"}'
     /// ```
-    /// - Parameter redaction: What to hide; ``Redaction/default`` by default, `nil` to show everything.
     /// - Returns: A command a shell can run.
     /// - Throws: ``KonexError`` when the request cannot be built or an adapter fails.
-    public func cURLDescription(redaction: Redaction? = .default) async throws -> String {
+    public func cURLDescription() async throws -> String {
+        try await cURLDescription(redaction: client.redaction)
+    }
+
+    /// The request as a `curl` command, hiding what `redaction` lists.
+    /// - Parameter redaction: What to hide; `nil` to show everything.
+    /// - Returns: A command a shell can run.
+    /// - Throws: ``KonexError`` when the request cannot be built or an adapter fails.
+    public func cURLDescription(redaction: Redaction?) async throws -> String {
         var request = try makeURLRequest()
         let adapters = Layers(client.componentSnapshot.adapters, endpoint?.requestAdapters, self.adapters)
         for adapter in adapters {

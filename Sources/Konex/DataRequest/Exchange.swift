@@ -21,6 +21,8 @@ struct Exchange: Sendable {
     var recorders: Recorders? = nil
     /// The redirects followed to reach ``response``, first to last.
     var redirects: [Redirect] = []
+    /// The client's redaction when it is not the default: what errors made from this exchange describe with.
+    var redaction: Redaction? = nil
 }
 
 /// Where step 4 puts the response body.

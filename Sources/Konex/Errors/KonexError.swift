@@ -70,6 +70,9 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var codingPath: String?
     /// The attempt that produced this error, starting at 1.
     public var attempt: Int
+    /// What ``description`` and ``bodySnippet`` hide: the client's redaction, set as the error leaves a request;
+    /// `nil` means ``Redaction/default``.
+    public var redaction: Redaction?
 
     /// Creates an error; Konex fills in the request and response context as the error travels up.
     public init(
@@ -88,6 +91,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         self.errorBody = errorBody
         self.codingPath = codingPath
         self.attempt = attempt
+        redaction = nil
     }
 
     /// The response's status code, when a response arrived.
@@ -104,25 +108,26 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// Whether this is a timeout (`URLError.timedOut`).
     public var isTimeout: Bool { (underlyingError as? URLError)?.code == .timedOut }
 
-    /// The first ~200 bytes of the body as text, for logs, redacted (``Redaction/default``) before it is cut.
+    /// The first ~200 bytes of the body as text, for logs, redacted (``redaction``) before it is cut.
     public var bodySnippet: String? {
         guard let data, !data.isEmpty else { return nil }
-        return Redaction.default.bodySnippet(
+        return (redaction ?? .default).bodySnippet(
             data, contentType: response?.value(forHTTPHeaderField: "Content-Type"), limit: 200)
     }
 
-    /// Written for a log, so nothing secret is in it: the URL, the message and the body go through
-    /// ``Redaction/default``.
+    /// Written for a log, so nothing secret is in it: the URL, the message and the body go through ``redaction``
+    /// (the client's).
     public var description: String {
+        let redaction = self.redaction ?? .default
         var text = "KonexError.\(stage.rawValue):"
         if let method { text += " \(method.rawValue)" }
-        if let url { text += " \(Redaction.default.url(url.absoluteString))" }
+        if let url { text += " \(redaction.url(url.absoluteString))" }
         if let response {
             text += " → \(response.statusCode) \(ReasonPhrase.of(response.statusCode))"
         }
-        text += ": \(Redaction.default.text(message))"
+        text += ": \(redaction.text(message))"
         if attempt > 1 { text += " (attempt \(attempt))" }
-        if let errorBody { text += ". Error body: \(errorBody)" }
+        if let errorBody { text += ". Error body: \(redaction.text(String(describing: errorBody)))" }
         if let bodySnippet, let data { text += ". Body (\(data.count) bytes): \(bodySnippet)" }
         return text
     }
@@ -130,7 +135,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var debugDescription: String {
         var text = description
         if let underlyingError {
-            text += "\nUnderlying error: \(Redaction.default.text(String(reflecting: underlyingError)))"
+            text += "\nUnderlying error: \((redaction ?? .default).text(String(reflecting: underlyingError)))"
         }
         return text
     }

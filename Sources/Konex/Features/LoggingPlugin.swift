@@ -25,18 +25,18 @@ public struct LoggingPlugin: KonexPlugin {
     public let level: Level
     /// The most body bytes logged.
     public let bodyLimit: Int
-    /// What is redacted.
-    public let redaction: Redaction
+    /// What is redacted; `nil` hides what the client's redaction hides (``Redaction/current``).
+    public let redaction: Redaction?
     let sink: @Sendable (String) -> Void
 
     /// Creates a logger.
     /// - Parameters:
     ///   - level: How much to log; `.basic` by default.
     ///   - bodyLimit: The most body bytes logged; 1,024 by default.
-    ///   - redaction: What to hide; ``Redaction/default`` by default.
+    ///   - redaction: What to hide; `nil` (the default) for what the client's redaction hides.
     ///   - sink: Where lines go; standard error by default.
     public init(
-        level: Level = .basic, bodyLimit: Int = 1_024, redaction: Redaction = .default,
+        level: Level = .basic, bodyLimit: Int = 1_024, redaction: Redaction? = nil,
         sink: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
         self.level = level
@@ -45,8 +45,11 @@ public struct LoggingPlugin: KonexPlugin {
         self.sink = sink
     }
 
+    /// The redaction in force: the one given, else the client's (read in the request's task).
+    private var active: Redaction { redaction ?? .current }
+
     public func didSendRequest(_ request: URLRequest) async {
-        var lines = ["→ \(request.httpMethod ?? "GET") \(redaction.url(request.url?.absoluteString ?? ""))"]
+        var lines = ["→ \(request.httpMethod ?? "GET") \(active.url(request.url?.absoluteString ?? ""))"]
         if level >= .headers { lines += headerLines(request.allHTTPHeaderFields ?? [:]) }
         if level >= .bodies, let body = request.httpBody, !body.isEmpty {
             lines.append(bodyLine(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))
@@ -55,7 +58,7 @@ public struct LoggingPlugin: KonexPlugin {
     }
 
     public func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
-        let target = "\(request.httpMethod ?? "GET") \(redaction.url(request.url?.absoluteString ?? ""))"
+        let target = "\(request.httpMethod ?? "GET") \(active.url(request.url?.absoluteString ?? ""))"
         switch result {
         case .success(let received):
             let milliseconds = Double(received.timing.transport / .microseconds(1)) / 1_000
@@ -74,27 +77,27 @@ public struct LoggingPlugin: KonexPlugin {
             }
             sink(lines.joined(separator: "\n"))
         case .failure(let error):
-            sink("✕ \(target): \(error.stage): \(redaction.text(error.message))")
+            sink("✕ \(target): \(error.stage): \(active.text(error.message))")
         }
     }
 
     private func headerLines(_ headers: [String: String]) -> [String] {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            "  \(name): \(redaction.value(ofHeader: name, value))"
+            "  \(name): \(active.value(ofHeader: name, value))"
         }
     }
 
     /// The body redacted whole, then cut to `bodyLimit`: cutting first would leave JSON no parser reads, and its
     /// tokens logged raw.
     private func bodyLine(_ data: Data, contentType: String?) -> String {
-        "  " + redaction.bodySnippet(data, contentType: contentType, limit: bodyLimit)
+        "  " + active.bodySnippet(data, contentType: contentType, limit: bodyLimit)
     }
 }
 
 extension KonexPlugin where Self == LoggingPlugin {
     /// A ``LoggingPlugin``.
     public static func logging(
-        level: LoggingPlugin.Level = .basic, bodyLimit: Int = 1_024, redaction: Redaction = .default,
+        level: LoggingPlugin.Level = .basic, bodyLimit: Int = 1_024, redaction: Redaction? = nil,
         sink: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) -> LoggingPlugin {
         LoggingPlugin(level: level, bodyLimit: bodyLimit, redaction: redaction, sink: sink)

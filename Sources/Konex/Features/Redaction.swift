@@ -15,7 +15,7 @@ import Foundation
 /// redaction.jsonFields.insert("ssn")
 /// redaction.secrets.append(ProcessInfo.processInfo.environment["API_TOKEN"] ?? "")
 /// ```
-public struct Redaction: Sendable {
+public struct Redaction: Sendable, Equatable {
     /// What replaces a redacted value.
     public static let placeholder = "REDACTED"
 
@@ -183,9 +183,20 @@ public struct Redaction: Sendable {
             }
             return (redacted, keys)
         }
-        guard let text = String(data: data, encoding: .utf8) else { return (data, keys) }
-        let redacted = body(text, contentType: contentType, redactedKeys: &keys)
-        return (Data(redacted.utf8), keys)
+        if let text = String(data: data, encoding: .utf8) {
+            let redacted = body(text, contentType: contentType, redactedKeys: &keys)
+            return (Data(redacted.utf8), keys)
+        }
+        // Not UTF-8 (one stray byte in a JSON body is enough): read each byte as one Latin-1 character, so the
+        // structure (quotes, `=`, `&`) is found, every byte not replaced survives, and the bytes come back unchanged.
+        guard let text = String(data: data, encoding: .isoLatin1) else { return (data, keys) }
+        var fields = self
+        fields.secrets = []
+        var redacted = fields.body(text, contentType: contentType, redactedKeys: &keys).data(using: .isoLatin1) ?? data
+        for secret in secrets where !secret.isEmpty {
+            redacted = Redaction.replacing(Data(secret.utf8), in: redacted)
+        }
+        return (redacted, keys)
     }
 
     /// A body as text for a log or a description: redacted whole, then cut to `limit` bytes (on a character

@@ -54,7 +54,7 @@ extension DataRequest {
         let method = (try? built.get()).flatMap(\.httpMethod).map { HTTPMethod($0) } ?? endpoint?.method ?? .get
         return PipelineExplanation(
             terminal: terminal, method: method,
-            url: (try? built.get())?.url.map { Redaction.default.url($0.absoluteString) },
+            url: (try? built.get())?.url.map { client.redaction.url($0.absoluteString) },
             endpoint: endpoint.map(Self.typeName),
             adapters: components(shared.adapters, endpoint?.requestAdapters, self.adapters),
             plugins: components(shared.plugins, endpoint?.requestPlugins, self.plugins),

@@ -54,7 +54,7 @@ public struct PipelineExplanation: Sendable, CustomStringConvertible {
     public let terminal: Terminal
     /// The method.
     public let method: HTTPMethod
-    /// The URL as built, redacted (``Redaction/default``); `nil` when the request cannot be built.
+    /// The URL as built, redacted by the client's ``Redaction``; `nil` when the request cannot be built.
     public let url: String?
     /// The endpoint's type name, when the request was made from a ``KonexRequest``.
     public let endpoint: String?

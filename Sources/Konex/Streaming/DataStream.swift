@@ -123,7 +123,9 @@ public final class DataStream: Sendable {
 
     /// The error a reader sees: always a ``KonexError`` naming this request.
     func konexError(_ error: any Error) -> KonexError {
-        Self.konexError(error, request: request, response: response, attempt: timing.attempt)
+        var failure = Self.konexError(error, request: request, response: response, attempt: timing.attempt)
+        failure.redaction = failure.redaction ?? source.client.ownRedaction
+        return failure
     }
 
     /// `error` as a ``KonexError`` naming `request`, for a stream that ended with it.

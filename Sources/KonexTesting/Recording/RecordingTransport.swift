@@ -23,8 +23,9 @@ public actor RecordingTransport: StreamingTransport {
     public let fixture: URL
     /// The mode in force (code, overridden by `KONEX_RECORD_MODE`).
     public let mode: RecordMode
-    /// What is scrubbed before writing.
-    public let redaction: Redaction
+    /// What is scrubbed before writing; `nil` scrubs what the recording client's redaction hides
+    /// (`Redaction.current`, read as each request is sent).
+    public let redaction: Redaction?
 
     private let existedAtStart: Bool
     let replay: MockTransport
@@ -37,14 +38,14 @@ public actor RecordingTransport: StreamingTransport {
     ///   - live: The real transport.
     ///   - fixture: The `.har` file to replay and write.
     ///   - mode: The record mode; `KONEX_RECORD_MODE` overrides it.
-    ///   - redaction: What to scrub; `Redaction/default` by default.
+    ///   - redaction: What to scrub; `nil` (the default) for what the client's redaction hides.
     ///   - environment: The process environment (injectable for tests).
     ///   - now: The clock for `startedDateTime` (injectable for deterministic files).
     ///   - replaysRecordedPacing: Whether replayed streams keep the recorded time between chunks.
     ///   - clock: What a replay's pacing waits on.
     /// - Throws: ``FixtureError`` when an existing fixture is malformed.
     public init(
-        live: any Transport, fixture: URL, mode: RecordMode = .none, redaction: Redaction = .default,
+        live: any Transport, fixture: URL, mode: RecordMode = .none, redaction: Redaction? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         now: @escaping @Sendable () -> Date = Date.init, replaysRecordedPacing: Bool = false,
         clock: any Clock<Duration> = ContinuousClock()
@@ -86,10 +87,13 @@ public actor RecordingTransport: StreamingTransport {
             }
         }
         try checkNotCI(request)
+        let redaction = self.redaction ?? .current
         let started = now()
         let begin = ContinuousClock.now
         let (data, response) = try await live.send(request)
-        try record(request, response, body: data, startedAt: started, duration: ContinuousClock.now - begin)
+        try record(
+            request, response, body: data, startedAt: started, duration: ContinuousClock.now - begin,
+            redaction: redaction)
         return (data, response)
     }
 
@@ -102,6 +106,7 @@ public actor RecordingTransport: StreamingTransport {
             }
         }
         try checkNotCI(request)
+        let redaction = self.redaction ?? .current
         let started = now()
         let begin = ContinuousClock.now
         let (head, live): (HTTPURLResponse, ByteStream)
@@ -135,7 +140,7 @@ public actor RecordingTransport: StreamingTransport {
             do {
                 try self.record(
                     request, head, body: received, startedAt: started, duration: ContinuousClock.now - begin,
-                    chunks: chunks)
+                    redaction: redaction, chunks: chunks)
             } catch {
                 failure = failure ?? error
             }
@@ -166,7 +171,7 @@ public actor RecordingTransport: StreamingTransport {
     /// Adds one redacted entry and writes the archive.
     func record(
         _ request: URLRequest, _ response: HTTPURLResponse, body: Data, startedAt: Date, duration: Duration,
-        chunks: [HAR.ChunkTiming]? = nil, webSocketMessages: [HAR.WebSocketMessage]? = nil
+        redaction: Redaction, chunks: [HAR.ChunkTiming]? = nil, webSocketMessages: [HAR.WebSocketMessage]? = nil
     ) throws {
         var entry = HAR.Entry(
             request: request, response: response, body: body, startedAt: startedAt, duration: duration)
@@ -174,17 +179,26 @@ public actor RecordingTransport: StreamingTransport {
         if let webSocketMessages {
             entry._resourceType = "websocket"
             entry._webSocketMessages = webSocketMessages.map { message in
-                guard message.opcode == 1 else { return message }
                 var redacted = message
-                let looksJSON = message.data.first == "{" || message.data.first == "["
-                redacted.data = redaction.body(message.data, contentType: looksJSON ? "application/json" : "text/plain")
+                switch message.opcode {
+                case 1:
+                    let looksJSON = message.data.first == "{" || message.data.first == "["
+                    redacted.data = redaction.body(
+                        message.data, contentType: looksJSON ? "application/json" : "text/plain")
+                case 2:
+                    // Binary frames often carry JSON or a form too (and secrets in either): redacted as bytes.
+                    guard let bytes = Data(base64Encoded: message.data) else { return message }
+                    redacted.data = redaction.body(bytes, contentType: "application/octet-stream").data
+                        .base64EncodedString()
+                default: break
+                }
                 return redacted
             }
         }
         entry = redaction.apply(to: entry)
         var updated = archive
         updated.log.entries.append(entry)
-        try write(updated)
+        try write(updated, redaction: redaction)
         archive = updated
     }
 
@@ -202,9 +216,9 @@ public actor RecordingTransport: StreamingTransport {
     }
 
     /// Redacted, scanned, then written atomically: the old file survives any failure.
-    private func write(_ archive: HAR) throws {
+    private func write(_ archive: HAR, redaction: Redaction) throws {
         let data = try archive.encoded()
-        if let secret = redaction.leakedSecret(in: data) {
+        if let secret = redaction.leakedSecret(in: archive, encoded: data) {
             throw FixtureError(
                 "refusing to write \(fixture.path): it still contains a registered secret (\(secret.prefix(3))…); add a redaction rule for it"
             )

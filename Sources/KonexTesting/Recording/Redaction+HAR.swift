@@ -77,9 +77,9 @@ extension Redaction {
         var content = content
         guard let text = content.text else { return content }
         if content.encoding == "base64" {
-            guard content.mimeType.lowercased().hasPrefix("multipart/"), let bytes = Data(base64Encoded: text) else {
-                return content
-            }
+            // Bytes that are not UTF-8 (one stray byte in a JSON body is enough) travel as base64: redact the bytes
+            // by their media type, whatever it is, so a password beside a bad byte is not written out verbatim.
+            guard let bytes = Data(base64Encoded: text) else { return content }
             let result = body(bytes, contentType: content.mimeType)
             redacted.formUnion(result.redactedKeys)
             content.text = result.data.base64EncodedString()
@@ -87,5 +87,36 @@ extension Redaction {
             content.text = body(text, contentType: content.mimeType, redactedKeys: &redacted)
         }
         return content
+    }
+}
+
+extension HAR {
+    /// Every payload the archive holds as base64 (request and response bodies, binary WebSocket messages), decoded:
+    /// what a scan for secrets must read besides the archive's text.
+    var base64Payloads: [Data] {
+        log.entries.flatMap { entry -> [Data] in
+            var payloads: [Data] = []
+            if let post = entry.request.postData, post._encoding == "base64",
+                let bytes = Data(base64Encoded: post.text)
+            {
+                payloads.append(bytes)
+            }
+            if entry.response.content.encoding == "base64", let text = entry.response.content.text,
+                let bytes = Data(base64Encoded: text)
+            {
+                payloads.append(bytes)
+            }
+            for message in entry._webSocketMessages ?? [] where message.opcode == 2 {
+                if let bytes = Data(base64Encoded: message.data) { payloads.append(bytes) }
+            }
+            return payloads
+        }
+    }
+}
+
+extension Redaction {
+    /// The first registered secret the archive still holds, in its text or inside a base64 payload.
+    func leakedSecret(in archive: HAR, encoded: Data) -> String? {
+        leakedSecret(in: encoded) ?? archive.base64Payloads.lazy.compactMap(leakedSecret(in:)).first
     }
 }

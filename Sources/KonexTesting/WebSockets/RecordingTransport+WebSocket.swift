@@ -16,13 +16,14 @@ extension RecordingTransport: WebSocketTransport {
         guard let sockets = live as? any WebSocketTransport else {
             throw FixtureError("the live transport \(type(of: live)) cannot open WebSockets, so none can be recorded")
         }
+        let redaction = self.redaction ?? .current
         let started = now()
         let begin = ContinuousClock.now
         let channel = try await sockets.connect(request, options: options)
         return RecordingWebSocketChannel(base: channel) { messages in
             try? await self.record(
                 request, channel.response, body: Data(), startedAt: started, duration: ContinuousClock.now - begin,
-                webSocketMessages: messages)
+                redaction: redaction, webSocketMessages: messages)
         }
     }
 }
