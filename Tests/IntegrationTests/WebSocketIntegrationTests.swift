@@ -187,6 +187,20 @@ struct URLSessionWebSocketTests {
             #expect(socket.closeCode == .normalClosure)
         }
 
+        @Test func aSlowReaderIsNotFailedByAPongStuckBehindUnreadData() async throws {
+            // Before: with reading paused for a slow reader, the pong to each ping waited in the socket behind the
+            // flood, and the pong timeout failed a connection whose server was answering all along.
+            let socket = try await client.request("flood?count=200&size=262144")
+                .webSocket(
+                    options: WebSocketOptions(receiveBufferBytes: 1 << 20), pingInterval: .milliseconds(300),
+                    pongTimeout: .milliseconds(300))
+            try await Task.sleep(for: .seconds(2))  // six pings while nothing is read
+            var count = 0
+            for try await _ in socket.messages { count += 1 }
+            #expect(count == 200)
+            #expect(socket.closeCode == .normalClosure && socket.closeReason == "flooded")
+        }
+
         @Test func theServersCloseReasonArrivesAndOursReachesTheServer() async throws {
             let socket = try await client.request("close-1011").webSocket()
             do { for try await _ in socket.messages {} } catch {}  // 1011 is a connection error; the reason is kept

@@ -51,8 +51,14 @@ public final class WebSocket: Sendable {
     }
 
     deinit {
-        let (channel, pinger, open) = state.withLock { ($0.channel, $0.pinger, !$0.closing) }
+        let (channel, pinger, open, recorders, attempts, response) = state.withLock { state in
+            defer { state.recorders = nil }
+            return (state.channel, state.pinger, !state.closing, state.recorders, state.attempts, state.response)
+        }
         pinger?.cancel()
+        // Released without close(): the span and the open-connections gauge end here, once (close() took them if it
+        // ran first).
+        recorders?.end(.success(response), attempts: attempts)
         // A socket nobody holds is read by nobody: close it rather than keep the server waiting.
         if open, channel.closeCode == nil { Task { await channel.close(code: .goingAway, reason: "") } }
     }
@@ -231,25 +237,20 @@ public final class WebSocket: Sendable {
         let task = Task { [weak self] in
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }
-                let answered = await withTaskGroup(of: Bool?.self) { group in
-                    group.addTask { (try? await channel.ping()) != nil ? true : nil }
-                    group.addTask {
-                        do { try await clock.sleep(for: timeout) } catch { return nil }
-                        return false
-                    }
-                    let first = await group.next() ?? nil
-                    group.cancelAll()
-                    return first
-                }
+                // Not a task group: it would wait for a ping that ignores cancellation (URLSession's calls back only
+                // with a pong), and the timeout would never be acted on.
+                let answered = await firstOf(
+                    { (try? await channel.ping()) != nil }, orDeadline: timeout, on: clock)
+                if Task.isCancelled { return }
                 switch answered {
                 case true: continue
-                case false:
+                case nil:
                     self?.fail(
                         WebSocketFailure(
                             .pongTimeout, "no pong within \(timeout) of a ping (sent every \(interval))",
                             closeCode: .abnormalClosure))
                     return
-                default: return  // the ping failed: the connection is closing, and the reader hears why
+                case false: return  // the ping failed: the connection is closing, and the reader hears why
                 }
             }
         }

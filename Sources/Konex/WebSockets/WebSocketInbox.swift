@@ -79,6 +79,7 @@ package final class WebSocketInbox: Sendable {
 
     /// Hands `message` to a waiting reader, or queues it.
     package func deliver(_ message: WebSocketMessage) -> Delivery {
+        var pongWaiters: [CheckedContinuation<Void, any Error>] = []
         let (outcome, reader) = state.withLock {
             state -> (Delivery, CheckedContinuation<WebSocketMessage?, any Error>?) in
             guard state.end == nil else { return (.ended, nil) }
@@ -89,6 +90,10 @@ package final class WebSocketInbox: Sendable {
             let size = message.byteCount
             guard !isFull(state, adding: size) else {
                 state.producerWaits = true
+                // The transport stops reading now, so a pong may wait in the socket behind data no one reads:
+                // the peer that sent more than the reader takes is alive, which is all a ping asks.
+                pongWaiters = state.pongWaiters
+                state.pongWaiters = []
                 return (.full, nil)
             }
             state.messages.append(message)
@@ -96,14 +101,16 @@ package final class WebSocketInbox: Sendable {
             return (.delivered, nil)
         }
         reader?.resume(returning: message)
+        for waiter in pongWaiters { waiter.resume() }
         return outcome
     }
 
-    /// Returns once the inbox has room (or the connection is over): a producer that can wait gives back pressure.
-    package func waitForRoom() async {
+    /// Returns once the inbox has room for `message` (or the connection is over): a producer that can wait gives
+    /// back pressure. (Room for any one byte would not do: a message that still does not fit would spin.)
+    package func waitForRoom(for message: WebSocketMessage) async {
         await withCheckedContinuation { continuation in
             let waits = state.withLock { state -> Bool in
-                guard state.end == nil, isFull(state, adding: 1) else { return false }
+                guard state.end == nil, isFull(state, adding: message.byteCount) else { return false }
                 state.roomWaiter = continuation
                 return true
             }
@@ -151,23 +158,35 @@ package final class WebSocketInbox: Sendable {
     }
 
     /// Waits for the next pong after running `send` (which sends the ping); throws if the connection ends first.
+    /// Returns at once, sending nothing, while the reader is behind (see ``deliver(_:)``): the peer is sending.
     package func awaitPong(sending send: @Sendable () -> Void) async throws {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let open = state.withLock { state -> Bool in
-                    guard state.end == nil else { return false }
-                    state.pongWaiters.append(continuation)
-                    return true
-                }
-                guard open else {
-                    return continuation.resume(throwing: WebSocketFailure(.connectionLost, "the connection closed"))
-                }
-                send()
-            }
+            try await awaitPongIgnoringCancellation(sending: send)
         } onCancel: {
             for waiter in takePongWaiters() { waiter.resume(throwing: CancellationError()) }
         }
     }
+
+    /// ``awaitPong(sending:)`` deaf to cancellation, as URLSession's `sendPing` is (for a mock that behaves so).
+    package func awaitPongIgnoringCancellation(sending send: @Sendable () -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let status = state.withLock { state -> PingStatus in
+                guard state.end == nil else { return .closed }
+                // Behind a reader that is behind, a pong could not be read: the unread data answers for it.
+                if state.producerWaits { return .alive }
+                state.pongWaiters.append(continuation)
+                return .waiting
+            }
+            switch status {
+            case .closed:
+                continuation.resume(throwing: WebSocketFailure(.connectionLost, "the connection closed"))
+            case .alive: continuation.resume()
+            case .waiting: send()
+            }
+        }
+    }
+
+    private enum PingStatus { case closed, alive, waiting }
 
     /// A pong arrived: every ping waiting is answered.
     package func pongArrived() {

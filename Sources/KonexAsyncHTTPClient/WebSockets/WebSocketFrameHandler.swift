@@ -177,21 +177,12 @@
 
         /// The peer's close frame: an answer to ours ends the connection; one of its own is echoed first (§5.5.1).
         private func closeArrived(_ payload: ByteBuffer, context: ChannelHandlerContext) {
-            var payload = payload
             let code: WebSocketCloseCode
-            var reason: String?
-            switch payload.readableBytes {
-            case 0: code = .noStatusReceived
-            case 1: return violate("a close frame carried one byte, not a two-byte code")
-            default:
-                code = WebSocketCloseCode(payload.readInteger(as: UInt16.self)!)
-                guard Self.isValidPeerCode(code) else { return violate("a close frame carried the code \(code)") }
-                guard let text = payload.validUTF8String else {
-                    return fail(
-                        .protocolViolation, closeCode: .invalidFramePayloadData,
-                        "the close frame's reason was not valid UTF-8: closed with 1007")
-                }
-                reason = text
+            let reason: String?
+            switch WebSocketClosePayload.parse(payload.readableBytesView) {
+            case .closed(let said, let text): (code, reason) = (said, text)
+            case .violation(let message, let closeCode):
+                return fail(.protocolViolation, closeCode: closeCode, "\(message): closed with \(closeCode)")
             }
             if !closeSent { _ = sendClose(code == .noStatusReceived ? nil : code, context: context) }  // echo its code
             end(Self.end(forPeerCode: code, reason: reason))
@@ -252,11 +243,7 @@
                 readHeld = false
                 context.read()
             }
-            var payload = context.channel.allocator.buffer(capacity: 2 + 123)
-            if let code {
-                payload.writeInteger(code.rawValue)
-                payload.writeString(Self.truncated(reason, toUTF8Count: 123))
-            }
+            let payload = context.channel.allocator.buffer(bytes: WebSocketClosePayload.encode(code, reason: reason))
             return context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, payload)))
         }
 

@@ -4,21 +4,13 @@
     import NIOCore
     import NIOWebSocket
 
-    // RFC 6455's small rules, for the frame handler: how a client frame is made, which close codes a peer may send,
-    // what a peer's code means, and how long a close reason may be.
+    // RFC 6455's small rules, for the frame handler: how a client frame is made and what a peer's close code means
+    // (a close frame's payload is read and written by Konex's `WebSocketClosePayload`).
     extension WebSocketFrameHandler {
         /// A client frame: final, and masked as every client frame must be (§5.3).
         static func frame(_ opcode: WebSocketOpcode, _ data: ByteBuffer) -> WebSocketFrame {
             var generator = SystemRandomNumberGenerator()
             return WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(using: &generator), data: data)
-        }
-
-        /// The codes a peer may send (§7.4.1, §7.4.2 and IANA's registry): 1005, 1006 and 1015 never go on the wire.
-        static func isValidPeerCode(_ code: WebSocketCloseCode) -> Bool {
-            switch code.rawValue {
-            case 1000...1003, 1007...1014, 3000...4999: true
-            default: false
-            }
         }
 
         /// The peer's close: the codes of a broken protocol are failures, the rest ends (which may reconnect).
@@ -39,17 +31,6 @@
                 return .closed(code, reason: reason)
             }
         }
-
-        static func truncated(_ text: String, toUTF8Count limit: Int) -> String {
-            guard text.utf8.count > limit else { return text }
-            var result = ""
-            for character in text {
-                guard result.utf8.count + character.utf8.count <= limit else { break }
-                result.append(character)
-            }
-            return result
-        }
-
     }
 
     extension ByteBuffer {

@@ -28,7 +28,16 @@ final class MockWebSocketChannel: WebSocketChannel {
 
     /// Runs `steps` on `clock`, from now.
     func run(_ steps: [WebSocketStep], on clock: any Clock<Duration>) {
-        let task = Task { [weak self] in
+        // Settings that open the script hold from the handshake on, not from whenever its task first runs: a test
+        // that closes at once must meet a server that already stopped answering closes.
+        var steps = steps[...]
+        while let first = steps.first, first == .stopAnsweringPings || first == .stopAnsweringClose {
+            state.withLock { state in
+                if first == .stopAnsweringPings { state.answeringPings = false } else { state.answeringClose = false }
+            }
+            steps.removeFirst()
+        }
+        let task = Task { [weak self, steps] in
             for step in steps {
                 guard let self, !self.isEnded else { return }
                 do { try await self.perform(step, on: clock) } catch { return }
@@ -90,7 +99,7 @@ final class MockWebSocketChannel: WebSocketChannel {
                     "a message of \(message.data.count) bytes is over maximumMessageSize (\(options.maximumMessageSize))",
                     closeCode: .messageTooBig))
         }
-        while inbox.deliver(message) == .full { await inbox.waitForRoom() }
+        while inbox.deliver(message) == .full { await inbox.waitForRoom(for: message) }
     }
 
     /// The client's next message for an `expect` step; `nil` once the connection ended.
@@ -145,7 +154,8 @@ final class MockWebSocketChannel: WebSocketChannel {
         session.state.withLock { $0.pings += 1 }
         if inbox.end != nil { throw WebSocketFailure(.connectionLost, "the connection closed") }
         if state.withLock({ $0.answeringPings }) { return }
-        try await inbox.awaitPong(sending: {})  // never answered: ends with the connection, or when cancelled
+        // Never answered, and deaf to cancellation, as URLSession's `sendPing` is: it ends with the connection only.
+        try await inbox.awaitPongIgnoringCancellation(sending: {})
     }
 
     func close(code: WebSocketCloseCode, reason: String) async {

@@ -145,6 +145,57 @@ import Testing
         #expect(error.message.contains("no pong within 2.0 seconds"))
     }
 
+    /// A reader far behind stops the transport reading, so a pong waits in the socket behind unread data: the ping
+    /// is answered by that data (the peer is evidently alive), not failed by its timeout.
+    @Test func aReaderFarBehindIsNotFailedByAPongStuckBehindItsData() async throws {
+        mock.stubWebSocket(
+            .get("/v1/chat"), script: [.stopAnsweringPings] + (1...8).map { _ in .send(.binary(Data(count: 400))) })
+        let socket = try await client.request(Chat())
+            .webSocket(
+                options: WebSocketOptions(receiveBufferBytes: 1_000), pingInterval: .seconds(5),
+                pongTimeout: .seconds(2))
+        try await clock.waitForSleepers(1)  // the ping interval
+        try await Task.sleep(for: .milliseconds(100))  // the script fills the inbox and waits for room
+        clock.advance(by: .seconds(5))
+        try await WaitTimeout.wait(for: "the ping") { mock.webSocketSessions[0].pingCount == 1 }
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))  // the pong timeout, had the ping waited for a pong
+        try await Task.sleep(for: .milliseconds(50))
+        var messages = 0
+        let reader = Task {
+            for try await _ in socket.messages {
+                messages += 1
+                if messages == 8 { break }
+            }
+            return messages
+        }
+        #expect(try await reader.value == 8)
+        #expect(!mock.webSocketSessions[0].isClosed)
+        await socket.close()
+    }
+
+    /// A socket released without `close()` ends its span and its open-connections gauge, once; one closed first
+    /// ends them once too (close, then release).
+    @Test func aSocketReleasedWithoutCloseEndsItsRecordersOnce() async throws {
+        let log = RequestEventLog()
+        client.instruments = [log]
+        mock.stubWebSocket(.get("/v1/chat"))
+        func ends() -> Int { log.events.filter { if case .end = $0 { true } else { false } }.count }
+        var socket: WebSocket? = try await client.request(Chat()).webSocket()
+        #expect(socket?.connectionCount == 1 && ends() == 0)
+        socket = nil
+        #expect(ends() == 1)
+        #expect(log.events.last == .end(attempts: 1, outcome: "101"))
+        try await WaitTimeout.wait(for: "the released socket's close") { mock.webSocketSessions[0].isClosed }
+        #expect(mock.webSocketSessions[0].clientCloseCode == .goingAway)
+
+        var closed: WebSocket? = try await client.request(Chat()).webSocket()
+        await closed?.close()
+        #expect(ends() == 2)
+        closed = nil
+        #expect(ends() == 2)
+    }
+
     @Test func aServerThatNeverAnswersTheCloseIsDroppedAfterTheCloseTimeoutOnTheClientsClock() async throws {
         mock.stubWebSocket(.get("/v1/chat"), script: [.stopAnsweringClose])
         let socket = try await client.request(Chat())
