@@ -16,7 +16,7 @@ import Testing
     /// Lists three names the default redaction does not know.
     static var custom: Redaction {
         var redaction = Redaction.default
-                redaction.headers.insert("x-tenant-tag")
+        redaction.headers.insert("x-tenant-tag")
         redaction.jsonFields.insert("diagnosis")
         redaction.queryItems.insert("session")
         return redaction
@@ -29,7 +29,8 @@ import Testing
         mock.stub(
             .get("/v1/legacy"),
             .data(
-                Data(#"{"name":"ada","diagnosis":""#.utf8) + Data(Self.diagnosis.utf8) + Data(#""}"#.utf8) + Data([0xFF]),
+                Data(#"{"name":"ada","diagnosis":""#.utf8) + Data(Self.diagnosis.utf8) + Data(#""}"#.utf8)
+                    + Data([0xFF]),
                 contentType: "application/json"))
         mock.stub(.get("/v1/feed"), .chunks([.text("data: 1\n\n")], contentType: "text/plain"))
         return mock
@@ -57,7 +58,8 @@ import Testing
         texts.append(people.explain().url ?? "")
         let error = try await requireThrows(KonexError.self) { try await people.validate().responseData() }
         #expect(error.statusCode == 422)
-        #expect(error.data.map { String(decoding: $0, as: UTF8.self) }?.contains(Self.diagnosis) == true)  // kept for code
+        // The error keeps the body for code; only what is written out is redacted.
+        #expect(error.data.map { String(decoding: $0, as: UTF8.self) }?.contains(Self.diagnosis) == true)
         texts += [error.description, error.debugDescription, error.bodySnippet ?? ""]
         let decoding = try await requireThrows(KonexError.self) {
             try await client.request("people?session=\(Self.session)").responseObject(of: [Int].self)
