@@ -14,6 +14,10 @@ import Testing
         "multipart": "CANARY-multipart-h8", "setcookie": "CANARY-setcookie-i9", "respbody": "CANARY-respbody-j0",
         "location": "CANARY-location-k1", "errbody": "CANARY-errbody-l2", "stream": "CANARY-stream-m3",
         "userinfo": "CANARY-userinfo-n4",
+        // Names recognised by meaning (trust pass 2): no list names them.
+        "camel": "CANARY-camel-p1", "tenantkey": "CANARY-tenantkey-p2", "nested": "CANARY-nested-p3",
+        "rails": "CANARY-rails-p4", "fragment": "CANARY-fragment-p5", "username": "CANARY-username-p6",
+        "oauthcode": "CANARY-oauthcode-p7", "verifier": "CANARY-verifier-p8", "notutf8": "CANARY-notutf8-p9",
     ]
     static let padding = String(repeating: "p", count: 3_000)  // every body is longer than a log's limit
 
@@ -42,6 +46,31 @@ import Testing
                 Data([0xFF, 0x00, 0xFE] + Array(padding.utf8)), name: "avatar", fileName: "a.png",
                 contentType: "image/png")
             return .multipart(form)
+        }
+    }
+
+    /// Credentials under names only their meaning gives away: camel case, a tenant header, Rails nesting, OAuth's
+    /// code exchange, JSON inside a JSON string.
+    struct Exchange: KonexRequest {
+        let path = "oauth/token"
+        let method = HTTPMethod.post
+        var headers: [String: String]? { ["X-Tenant-Key": canaries["tenantkey"]!] }
+        var body: RequestBody? {
+            .form([
+                "grant_type": "authorization_code", "code": .string(canaries["oauthcode"]!),
+                "code_verifier": .string(canaries["verifier"]!), "user[password]": .string(canaries["rails"]!),
+                "padding": .string(padding),
+            ])
+        }
+    }
+    struct Profile: KonexRequest {
+        let path = "settings"
+        let method = HTTPMethod.put
+        var body: RequestBody? {
+            .json([
+                "accessToken": canaries["camel"]!, "padding": padding,
+                "payload": #"{"password":"\#(canaries["nested"]!)"}"#,
+            ])
         }
     }
 
@@ -75,6 +104,14 @@ import Testing
                 [.text("data: {\"token\":\"\(c["stream"]!)\",\"padding\":\"\(Self.padding)\"}\n\n")],
                 contentType: "text/event-stream"))
         mock.stub(.get("/v1/gone"), .fault(.notConnected))
+        mock.stub(.post("/v1/oauth/token"), .json(["token_type": "Bearer"]))
+        mock.stub(.put("/v1/settings"), .status(204))
+        // A byte that is not UTF-8: the body is stored as base64, and still redacted.
+        mock.stub(
+            .get("/v1/legacy"),
+            .data(
+                Data(#"{"password":""#.utf8) + Data(c["notutf8"]!.utf8) + Data(#"","padding":"\#(Self.padding)"}"#.utf8)
+                    + Data([0xFF]), contentType: "application/json"))
         return mock
     }
 
@@ -126,6 +163,16 @@ import Testing
         _ = try await client.request("profile").responseData()
         _ = try await client.request("profile").withAdapter(.header("Authorization", "Basic \(basic)")).responseData()
         _ = try await client.request("moved").responseData()
+        _ = try await client.request(Exchange()).responseData()
+        _ = try await client.request(Profile()).responseData()
+        _ = try await client.request("legacy").responseData()
+        texts.append(try await client.request(Exchange()).cURLDescription())
+        texts.append(try await client.request(Profile()).cURLDescription())
+        do {
+            _ = try await client.request("gone#access_token=\(c["fragment"]!)&state=1").responseData()
+        } catch let error as KonexError {
+            texts += [error.description, error.debugDescription]
+        }
         let stream = try await client.request("feed").stream()
         for try await event in stream.events() { #expect(event.data.contains(c["stream"]!)) }  // the caller sees it
 
@@ -134,9 +181,11 @@ import Testing
         let withUserInfo = try await userInfo.request("https://ada:\(c["userinfo"]!)@api.test/v1/profile")
             .cURLDescription()
         texts.append(withUserInfo)
+        texts.append(
+            try await userInfo.request("https://\(c["username"]!)@api.test/v1/profile").cURLDescription())
 
         try await WaitTimeout.wait(for: "the streamed entry is written") {
-            ((try? HAR.load(from: fixtures.appendingPathComponent("session.har")))?.log.entries.count ?? 0) >= 7
+            ((try? HAR.load(from: fixtures.appendingPathComponent("session.har")))?.log.entries.count ?? 0) >= 10
         }
         let report = FixtureReport.check(
             FixtureDirectory(fixtures), journal: ["GET /v1/profile?token=\(c["query"]!)"])
@@ -152,6 +201,13 @@ import Testing
                     ("\(folder.lastPathComponent)/\(name)", try Data(contentsOf: folder.appendingPathComponent(name))))
             }
         }
+        // Bodies a HAR file holds as base64 are read decoded: a canary inside one is found whatever its alignment.
+        let archive = try HAR.load(from: fixtures.appendingPathComponent("session.har"))
+        let base64Bodies = archive.log.entries.compactMap { entry in
+            entry.response.content.encoding == "base64" ? Data(base64Encoded: entry.response.content.text ?? "") : nil
+        }
+        #expect(base64Bodies.count >= 1)
+        sinks += base64Bodies.map { ("a base64 body in the HAR file", $0) }
         #expect(sinks.count >= 5)
         #expect(texts[0].contains(c["respbody"]!))  // the caller gets the token; only the sinks must not
         #expect(lines.value.count >= 9 * 8)
