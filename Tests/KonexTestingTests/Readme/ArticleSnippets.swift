@@ -45,6 +45,28 @@ if offline.statusCode == 504 { print("nothing stored yet") }
     _ = offline
 } }
 
+extension Readme { static func articleCachingCoalescingAndLimits4() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 111)
+let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
+let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
+let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), limit])
+
+cache.partition = "account-42"                   // entries belong to the signed-in account; a token refresh keeps them
+let posts = try await client.request(GetPosts()).response(of: [Post].self)
+print(posts.source, posts.timing.queue)          // .network / .cache / .revalidated, and time spent queued
+
+// No network: what is stored, however old, else a 504 (RFC 9111's answer to only-if-cached).
+let offline = try await client.request(GetPosts()).cachePolicy(.returnCacheDataDontLoad).response()
+
+cache.removeAll()                                // at sign-out
+#sourceLocation()
+    _ = cache
+    _ = limit
+    _ = client
+    _ = posts
+    _ = offline
+} }
+
 extension Readme { static func articleChainAndPipeline1() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 11)
 let base = client.request(GetPosts()).validate()
@@ -66,6 +88,27 @@ struct Audited: KonexRequest {
 let audited = try await client.request(Audited()).withPlugin(LoggingPlugin()).responseData()   // call site
 #sourceLocation()
     _ = audited
+} }
+
+extension Readme { static func articleChainAndPipeline3() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 75)
+struct ActivityIndicator: KonexPlugin {
+    func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
+    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+        await Spinner.shared.stop()
+    }
+}
+
+let request = client.request(GetPosts())
+    .withPlugin(ActivityIndicator())
+    .withAdapter(.bearer(token))                               // also .basic(user:password:), .apiKey(_:header:), .header(_:_:)
+    .validate(.statusCode(200..<300))
+    .validate(.contentType(["application/json"]))
+    .validate { response, data in if data.isEmpty { throw ValidationFailure("empty") } }
+    .process(.stripPrefix(")]}'"))
+    .process(.keyPath("data"))
+#sourceLocation()
+    _ = request
 } }
 
 extension Readme { static func articleComingFromAlamofire1() async throws {
@@ -141,6 +184,35 @@ handle.cancel()
     _ = handle
 } }
 
+extension Readme { static func articleGettingStarted4() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/GettingStarted.md", line: 48)
+let plain = KonexClient()                                   // URLSession-backed, no base URL
+let wrapping = KonexClient(urlSession: mySession)           // your session
+let configured = KonexClient(
+    baseURL: URL(string: "https://api.example.com/v1")!,
+    headers: ["Accept": "application/json"],                // sent with every request
+    decoder: decoder, encoder: encoder,
+    transport: URLSessionTransport(configuration: .ephemeral, redirectPolicy: .limit(5)),
+    timeout: .seconds(15),
+    maximumResponseSize: 10_000_000)                        // larger bodies fail with a clear error
+let shared = KonexClient.shared                             // a ready default instance
+#sourceLocation()
+    _ = plain
+    _ = wrapping
+    _ = configured
+    _ = shared
+} }
+
+extension Readme { static func articleGettingStarted5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/GettingStarted.md", line: 63)
+client.plugins.append(LoggingPlugin())
+client.responseValidators = [.statusCode(200..<300)]
+client.responseProcessors = [.stripPrefix(")]}'")]
+client.adapters = [.bearer(token)]
+client.retriers = [RetryPolicy()]
+#sourceLocation()
+} }
+
 extension Readme { static func articleHandlingErrors1() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/HandlingErrors.md", line: 12)
 do {
@@ -167,6 +239,16 @@ let posts = try await client.request(GetPosts())
 #sourceLocation()
     _ = client
     _ = posts
+} }
+
+extension Readme { static func articleLinuxNotes1() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/LinuxNotes.md", line: 25)
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.urlCache = nil   // Linux: no directory listing before each request
+  let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
+  let posts = try await client.request(GetPosts()).responseArray(of: Post.self)
+  print(posts.count)
+#sourceLocation()
 } }
 
 extension Readme { struct Articlemigratingfromkonex051 {  // Sources/Konex/Konex.docc/MigratingFromKonex05.md line 32
@@ -224,6 +306,67 @@ let saved = try await client.request("/exports/q3.pdf").validate()
     _ = saved
 } }
 
+extension Readme { static func articleProductionFeatures5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 41)
+client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
+let upload = client.request(Upload()).validate()
+    .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
+#sourceLocation()
+    _ = upload
+} }
+
+extension Readme { static func articleProductionFeatures6() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 56)
+let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
+    try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
+        .responseObject(of: TokenAuthenticator.Credential.self)
+}
+client.adapters = [auth]
+client.retriers = [auth]
+#sourceLocation()
+    _ = auth
+} }
+
+extension Readme { static func articleProductionFeatures7() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 75)
+client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
+print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
+// curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
+#sourceLocation()
+} }
+
+extension Readme { static func articleProductionFeatures8() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 98)
+var form = MultipartFormData()
+form.append("Ada", name: "author")
+form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
+try form.append(fileAt: reportURL, name: "report", contentType: "application/pdf")   // read when sent
+struct Upload: KonexRequest {
+    let form: MultipartFormData
+    let path = "/upload"
+    let method: HTTPMethod = .post
+    var body: RequestBody? { .multipart(form) }
+}
+#sourceLocation()
+    _ = form
+} }
+
+extension Readme { static func articleProductionFeatures9() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 115)
+struct PutBackup: KonexRequest {
+    let file: URL
+    var path: String { "/backups/latest" }
+    var method: HTTPMethod { .put }
+    var body: RequestBody? { .file(file, contentType: "application/gzip") }   // memory-mapped, not read whole
+}
+
+let saved = try await client.request("/exports/q3.pdf").validate()
+    .onProgress { progress in print(progress.direction, progress.completedBytes, progress.totalBytes ?? -1) }
+    .download(to: exportsFolder.appendingPathComponent("q3.pdf"))
+#sourceLocation()
+    _ = saved
+} }
+
 extension Readme { struct Articlerequestsparametersandbodies1 {  // Sources/Konex/Konex.docc/RequestsParametersAndBodies.md line 10
 enum Articles: KonexRequest {
     case list(page: Int)
@@ -268,6 +411,128 @@ let parts: RequestBody = .multipart(multipartForm)
     _ = parts
 } }
 
+extension Readme { struct Articlerequestsparametersandbodies4 {  // Sources/Konex/Konex.docc/RequestsParametersAndBodies.md line 69
+// A struct per endpoint.
+struct Search: KonexRequest {
+    let query: String
+    var path: String { "/search" }
+    var parameters: Parameters? { ["q": .string(query), "page": 2, "tags": ["swift", "linux"]] }
+}
+
+// A class hierarchy (KonexBasicRequest is meant to be subclassed).
+class APIRequest: KonexBasicRequest, @unchecked Sendable {
+    override var headers: [String: String]? { ["Accept": "application/json"] }
+}
+final class GetProfile: APIRequest, @unchecked Sendable {
+    override var path: String { "/me" }
+}
+
+// An enum of endpoints (TargetType style).
+enum UsersAPI: KonexRequest {
+    case createUser(id: String, NewUser)
+    case getUsers(name: String)
+
+    var path: String {
+        switch self {
+        case .createUser(let id, _): "/\(id)"
+        case .getUsers(let name): "/session/nfc/\(name)"
+        }
+    }
+    var method: HTTPMethod {
+        switch self {
+        case .createUser: .post
+        case .getUsers: .get
+        }
+    }
+    var body: RequestBody? {
+        switch self {
+        case .createUser(_, let payload): .json(payload)
+        case .getUsers: nil
+        }
+    }
+}
+} }
+
+extension Readme { static func articleRequestsParametersAndBodies5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 114)
+let status = try await client.request(URL(string: "https://example.com/status")!).responseData()
+let post = try await client.request("/posts/1").responseObject(of: Post.self)
+let response = try await client.request(URLRequest(url: url)).response()
+#sourceLocation()
+    _ = status
+    _ = post
+    _ = response
+} }
+
+extension Readme { static func articleRequestsParametersAndBodies6() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 133)
+let client = KonexClient(baseURL: api, urlEncoding: URLEncoding(arrayEncoding: .brackets, boolEncoding: .numeric))
+#sourceLocation()
+    _ = client
+} }
+
+extension Readme { static func articleRequestsParametersAndBodies7() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 143)
+let json: RequestBody = .json(NewPost(title: "Hello"))               // application/json (client encoder)
+let snakeCase: RequestBody = .json(post, encoder: snakeCaseEncoder)   // this body's own encoder
+let form: RequestBody = .form(["user": "ada", "remember": true])      // application/x-www-form-urlencoded
+let image: RequestBody = .data(png, contentType: "image/png")
+let parts: RequestBody = .multipart(multipartForm)                    // see Uploads
+#sourceLocation()
+    _ = json
+    _ = snakeCase
+    _ = form
+    _ = image
+    _ = parts
+} }
+
+extension Readme { static func articleResponsesAndDecoding1() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 25)
+let response = try await client.request("/posts/1").response(of: Post.self)
+print(response.value.title, response.statusCode, response.headers["ETag"] ?? "-", response.timing.total)
+
+// Nested values, found by a skim over the bytes: no parse-and-re-serialize of the envelope.
+let items = try await client.request("/feed").responseArray(of: Post.self, atKeyPath: "data.items")
+let first = try await client.request("/feed").responseObject(of: Post.self, atKeyPath: "data.items.0")
+#sourceLocation()
+    _ = response
+    _ = items
+    _ = first
+} }
+
+extension Readme { static func articleResponsesAndDecoding2() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 39)
+let handle = client.request(GetPosts()).responseArray(of: Post.self,
+    onSuccess: { posts in show(posts) },
+    onError: { error in show(error) })
+handle.cancel()   // onError gets `.cancelled` once, unless an outcome was already delivered
+#sourceLocation()
+    _ = handle
+} }
+
+extension Readme { static func articleResponsesAndDecoding3() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 48)
+client.requestArray(of: Post.self, request: GetAllPostsRequest(),
+    onSuccess: { (posts: [Post]) in /* … */ },
+    onError: { (error: Error) in /* … */ })
+client.requestObject(of: Post.self, request: GetPost(id: 1), plugins: [LoggingPlugin()], onSuccess: { _ in }, onError: { _ in })
+client.request(request: GetPosts(), responseValidators: [.statusCode(200..<300)], onSuccess: { json in }, onError: { _ in })
+#sourceLocation()
+} }
+
+extension Readme { static func articleResponsesAndDecoding4() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 62)
+do {
+    let user = try await client.request(GetProfile()).validate()
+        .responseObject(of: User.self, errorType: APIError.self)
+    show(user)
+} catch let error as KonexError {
+    if let apiError = error.errorBody(as: APIError.self) { show(apiError.message) }
+    print(error.statusCode ?? 0, error.headers)
+}
+#sourceLocation()
+} }
+
 extension Readme { static func articleSeeingWhatARequestDid1() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/SeeingWhatARequestDid.md", line: 18)
 let plan = client.request(GetPosts()).withPlugin(Timing()).validate().explain()
@@ -280,6 +545,35 @@ let pluginNames = plan.plugins.map(\.name)   // ["LoggingPlugin", "Timing"]
 #sourceLocation()
     _ = plan
     _ = pluginNames
+} }
+
+extension Readme { static func articleSeeingWhatARequestDid2() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/SeeingWhatARequestDid.md", line: 72)
+let plan = client.request(GetPosts()).withPlugin(Timing()).validate().explain()
+print(plan)
+// GET https://api.test/posts (GetPosts), for response…
+//   3. plugins    Timing (call site)
+//   4. transport  MockTransport
+//   6. validate   StatusCodeValidator (call site)
+//   clock         ImmediateClock
+print(client.request(GetPosts()).explain(.stream).notes)   // what stream() skips or refuses, in words
+#sourceLocation()
+    _ = plan
+} }
+
+extension Readme { struct Articleseeingwhatarequestdid3 {  // Sources/Konex/Konex.docc/SeeingWhatARequestDid.md line 88
+@Test func aRetryIsVisible() async throws {
+    let mock = MockTransport(clock: ImmediateClock())
+    mock.stub(.get("/v1/feed"), .status(503), times: .times(1))
+    mock.stub(.get("/v1/feed"), .string("ok"))
+    let log = RequestEventLog()
+    let client = KonexClient(baseURL: api, transport: mock, clock: ImmediateClock(), instruments: [log])
+    _ = try await client.request("feed").validate().retry(RetryPolicy(baseDelay: .zero, jitter: 0)).responseString()
+    #expect(log.events.map(\.description) == [
+        "start GET /v1/feed (data)", "send #1", "receive #1: 503", "retry #1: 503 after 0.0 seconds",
+        "send #2", "receive #2: 200", "end after 2 attempts: 200",
+    ])
+}
 } }
 
 extension Readme { static func articleStreaming1() async throws {
@@ -300,6 +594,69 @@ for try await event in live.events() { show(event.data) }
     _ = live
 } }
 
+extension Readme { static func articleStreaming3() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/Streaming.md", line: 31)
+let stream = try await client.request(Chat(prompt: "hi"))
+    .validate()                                      // on the response head
+    .stream(idleTimeout: .seconds(30))               // head first, then the body as it arrives
+print(stream.statusCode, stream.headers["Content-Type"] ?? "")
+for try await delta in stream.events(decoding: Delta.self, until: "[DONE]") {
+    print(delta.text, terminator: "")                // each event's JSON data, as it arrives
+}
+#sourceLocation()
+    _ = stream
+} }
+
+extension Readme { static func articleStreaming4() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/Streaming.md", line: 43)
+let feed = try await client.request("/feed").stream()
+for try await event in feed.events() { print(event.id ?? "-", event.event, event.data) }   // SSE: id, event, data, retry
+
+let logs = try await client.request("/logs").stream()
+for try await line in logs.lines() { print(line) }                                         // LF, CR or CRLF
+
+let export = try await client.request("/export.jsonl").stream()
+for try await item in export.jsonLines(decoding: Item.self) { show(item) }                // JSON Lines / NDJSON
+
+let video = try await client.request("/video").stream()
+for try await chunk in video.chunks { show(chunk.count) }                                 // raw chunks
+#sourceLocation()
+    _ = feed
+    _ = logs
+    _ = export
+    _ = video
+} }
+
+extension Readme { static func articleStreaming5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/Streaming.md", line: 65)
+let live = try await client.request(LiveFeed()).reconnecting(ReconnectionPolicy(maximumAttempts: 10)).validate().stream()
+for try await event in live.events() { show(event) }
+#sourceLocation()
+    _ = live
+} }
+
+extension Readme { struct Articleusingwebsockets1 {  // Sources/Konex/Konex.docc/UsingWebSockets.md line 92
+@Test func chatOnAScript() async throws {
+    let clock = ManualClock()
+    let mock = MockTransport(clock: clock)
+    mock.stubWebSocket(.get("/v1/chat"), script: [
+        .send("welcome"),
+        .expect(.text("hi")),                                // the client must send this next
+        .send("you said hi", after: .milliseconds(20)),
+        .close(.internalServerError, reason: "restarting"),  // also: .abort(), .stopAnsweringPings, .stopAnsweringClose, .sendInvalidUTF8
+    ])
+    let socket = try await KonexClient.mocked(mock, baseURL: api, clock: clock).request(ChatRoom()).webSocket()
+    var messages = socket.messages.makeAsyncIterator()
+    #expect(try await messages.next() == .text("welcome"))
+    try await socket.send("hi")
+    try await clock.waitForSleepers()
+    clock.advance(by: .milliseconds(20))
+    #expect(try await messages.next() == .text("you said hi"))
+    await #expect(throws: KonexError.self) { _ = try await messages.next() }   // 1011 is a connection error
+    #expect(socket.closeCode == .internalServerError)
+}
+} }
+
 extension Readme { static func articleDiskFixturesAndHAR1() async throws {
 #sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/DiskFixturesAndHAR.md", line: 11)
 let folder = FixtureDirectory(besides: #filePath, named: "Fixtures")
@@ -316,6 +673,67 @@ let recordedClient = KonexClient(baseURL: api, transport: recorder)
 #sourceLocation()
     _ = recorder
     _ = recordedClient
+} }
+
+extension Readme { static func articleDiskFixturesAndHAR3() async throws {
+#sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/DiskFixturesAndHAR.md", line: 33)
+let graph = try FixtureTransport(directory: fixtures, matching: .graphQL)                  // POST bodies compared as JSON
+let feed = try FixtureTransport(directory: fixtures, matching: .default.ignoringQueryItems(["_", "ts"]))
+let versioned = try FixtureTransport(directory: fixtures, matching: .default.comparingHeaders("Accept"))
+let hybrid = try FixtureTransport(directory: fixtures, passthrough: URLSessionTransport())  // unmatched go live
+try hybrid.verifyAllUsed()                                                                 // every entry was used
+#sourceLocation()
+    _ = graph
+    _ = feed
+    _ = versioned
+    _ = hybrid
+} }
+
+extension Readme { static func articleDiskFixturesAndHAR4() async throws {
+#sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/DiskFixturesAndHAR.md", line: 62)
+let bundled = try FixtureDirectory(bundle: .module, named: "Fixtures")    // works in a simulator too
+let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")     // Tests/MyAppTests/Fixtures
+let client = try KonexClient.fixtures(fixtures, delay: .fixed(.milliseconds(300)))
+let transport = try FixtureTransport(directory: fixtures)
+try transport.serve("users/me.json", for: .get("/me"), delay: .seconds(1))  // a per-endpoint disk path and delay
+#sourceLocation()
+    _ = bundled
+    _ = fixtures
+    _ = client
+    _ = transport
+} }
+
+extension Readme { static func articleDiskFixturesAndHAR5() async throws {
+#sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/DiskFixturesAndHAR.md", line: 72)
+let recorder = try RecordingTransport(
+    live: URLSessionTransport(), fixture: try fixtures.url("github.har"), mode: .once)
+let client = KonexClient(baseURL: api, transport: recorder)
+#sourceLocation()
+    _ = recorder
+    _ = client
+} }
+
+extension Readme { struct Articlediskfixturesandhar6 {  // Sources/KonexTesting/KonexTesting.docc/DiskFixturesAndHAR.md line 98
+struct BlogClient: Sendable {
+    let client: KonexClient
+    func article(id: Int) async throws -> Article {
+        try await client.request(BlogAPI.article(id: id)).validate()
+            .responseObject(of: Article.self, errorType: BlogError.self)
+    }
+}
+
+@Test func missingArticleCarriesTheServersError() async throws {
+    let transport = try FixtureTransport(directory: FixtureDirectory(besides: #filePath, named: "../Fixtures/blog"),
+                                         clock: ImmediateClock())
+    let blog = BlogClient(client: .mocked(transport))
+    do {
+        _ = try await blog.article(id: 404)
+        Issue.record("article 404 exists")
+    } catch let error as KonexError {
+        #expect(error.statusCode == 404)
+        #expect(error.errorBody(as: BlogError.self) == BlogError(error: "no such article"))
+    }
+}
 } }
 
 extension Readme { static func articleKonexTesting1() async throws {
@@ -351,4 +769,62 @@ let intercepted = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .
 try await withMock(intercepted) { try await ProfileScreen().load() }
 #sourceLocation()
     _ = intercepted
+} }
+
+extension Readme { static func articleTestingWithMocksAndClocks3() async throws {
+#sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/TestingWithMocksAndClocks.md", line: 45)
+mock.stub(MockEndpoint(.get("/me"), responses: [.status(401)]).inScenario("auth", whenState: "started"))
+mock.stub(MockEndpoint(.post("/refresh"), responses: [.json(token)]).inScenario("auth", willSetStateTo: "refreshed"))
+mock.stub(MockEndpoint(.get("/me"), responses: [.json(me)]).inScenario("auth", whenState: "refreshed"))
+#sourceLocation()
+} }
+
+extension Readme { static func articleTestingWithMocksAndClocks4() async throws {
+#sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/TestingWithMocksAndClocks.md", line: 59)
+let mock = MockTransport(clock: ManualClock())
+mock.stub(.get("/chat"), .events(deltas, firstAfter: .milliseconds(200), every: .milliseconds(20)))
+mock.stub(.get("/flaky"), .events(deltas, then: .connectionLost))         // or .hang: open until cancelled
+mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
+#sourceLocation()
+    _ = mock
+} }
+
+#if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
+extension Readme { struct Articletestingwithmocksandclocks5 {  // Sources/KonexTesting/KonexTesting.docc/TestingWithMocksAndClocks.md line 74
+@Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
+func showsTheUser() async throws {
+    let model = ProfileScreen()                                // builds its own client inside
+    try await model.load()
+    #expect(MockTransport.current?.requests.count == 1)        // the trait's mock, reachable in the test
+}
+
+@Suite(.fixtures("blog"))                                      // Fixtures/blog beside this file, for the whole suite
+struct BlogScreenTests { }
+
+@Test(.recorded("github", mode: .once))                        // Fixtures/github.har: replay, or record once
+func repositories() async throws { }
+} }
+#endif
+
+extension Readme { static func articleTestingWithMocksAndClocks6() async throws {
+#sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/TestingWithMocksAndClocks.md", line: 91)
+let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/me"), .json(me))
+try await withMock(mock) { try await ProfileScreen().load() }   // throws if an endpoint went unused
+try await KonexClient.withTransport(mock) { try await ProfileScreen().load() }
+#sourceLocation()
+    _ = mock
+} }
+
+extension Readme { static func articleTestingWithMocksAndClocks7() async throws {
+#sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/TestingWithMocksAndClocks.md", line: 125)
+let clock = ManualClock()
+let mock = MockTransport(clock: clock)
+mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
+let task = Task { try await KonexClient.mocked(mock).request("/slow").responseData() }
+try await clock.waitForSleepers()      // the request is waiting on its delay (a WaitTimeout after 10 s)
+clock.advance(by: .seconds(3))         // …and completes, in microseconds
+#sourceLocation()
+    _ = clock
+    _ = mock
+    _ = task
 } }
