@@ -10,8 +10,10 @@ import Testing
     static func table() throws -> [String: Set<String>] {
         let text = try String(contentsOf: root.appendingPathComponent("CONTRIBUTING.md"), encoding: .utf8)
         let layout = try #require(text.components(separatedBy: "## Layout").last)
-        let block = try #require(layout.components(separatedBy: "```text\n").dropFirst().first?.components(
-            separatedBy: "```").first)
+        let block = try #require(
+            layout.components(separatedBy: "```text\n").dropFirst().first?.components(
+                separatedBy: "```"
+            ).first)
         var table: [String: Set<String>] = [:]
         var current: String?
         for line in block.split(separator: "\n", omittingEmptySubsequences: true) {
