@@ -90,14 +90,6 @@
         }
     }
 
-    extension Duration {
-        var nanoseconds: Int64 {
-            let (seconds, attoseconds) = components
-            return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
-                ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        }
-    }
-
     /// A request body in chunks, reporting how much of it was taken each time NIO asks for more: the socket's pace,
     /// since NIO asks only when its channel is writable. 0 first, the whole size last, strictly increasing between.
     struct UploadChunks: AsyncSequence, Sendable {

@@ -108,10 +108,8 @@
             let (head, body, url, limits) = try await head(for: request)
             do {
                 let data = try await withBodyLimits(limits) { activity in
-                    var collected = Data()
-                    if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > 0 {
-                        collected.reserveCapacity(min(length, 8 << 20))  // a peer's number is a hint
-                    }
+                    var collected = Data(
+                        reservingFor: head.headers.first(name: "content-length").flatMap { Int64($0) })
                     for try await buffer in body {
                         activity.arrived()
                         collected.append(contentsOf: buffer.readableBytesView)
@@ -168,7 +166,7 @@
         public func download(_ request: URLRequest) async throws -> (URL, HTTPURLResponse) {
             let (head, body, url, limits) = try await head(for: request)
             let response = try Self.response(head, url: url)
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString)")
+            let file = BodyFile.temporary()
             guard FileManager.default.createFile(atPath: file.path, contents: nil),
                 let handle = try? FileHandle(forWritingTo: file)
             else { throw URLError(.cannotCreateFile, url: url) }

@@ -120,12 +120,4 @@
         }
     }
 
-    extension Duration {
-        /// Whole nanoseconds, saturating.
-        var nanoseconds: Int64 {
-            let (seconds, attoseconds) = components
-            let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-            return overflow ? .max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
-        }
-    }
 #endif

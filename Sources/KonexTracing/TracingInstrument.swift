@@ -153,11 +153,4 @@
         }
     }
 
-    extension Duration {
-        /// The duration in seconds, as OpenTelemetry records durations.
-        var seconds: Double {
-            let (seconds, attoseconds) = components
-            return Double(seconds) + Double(attoseconds) / 1e18
-        }
-    }
 #endif

@@ -3,9 +3,9 @@ import Foundation
 // The original Konex client methods, kept as conveniences over the DataRequest chain so code written for Konex 1
 // keeps reading the same (with `Decodable` models in place of `KonexJSONDecodable`).
 extension KonexClient {
-    /// Where callbacks run by default: the main queue on Apple platforms, so `onSuccess` can update the UI as the
-    /// 2017 Konex and Alamofire let it; `nil` (the task that ran the request) on Linux, where a process need not
-    /// run a main loop and a main-queue callback could wait forever.
+    /// Where callbacks run by default: the main queue on Apple platforms, so `onSuccess` can update the UI directly;
+    /// `nil` (the task that ran the request) on Linux, where a process need not run a main loop and a main-queue
+    /// callback could wait forever.
     public static var defaultCallbackQueue: DispatchQueue? {
         #if canImport(Darwin)
             .main

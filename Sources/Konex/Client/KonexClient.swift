@@ -127,7 +127,7 @@ public final class KonexClient: Sendable {
                 retriers: retriers, interceptors: interceptors, instruments: instruments))
     }
 
-    /// Creates a client over an existing `URLSession`, as Konex always allowed.
+    /// Creates a client over an existing `URLSession`: its configuration, delegate queue and cookies are yours.
     /// - Parameter urlSession: The session to send requests through.
     public convenience init(urlSession: URLSession) {
         self.init(transport: URLSessionTransport(session: urlSession))

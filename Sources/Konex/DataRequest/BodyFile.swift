@@ -1,12 +1,12 @@
 import Foundation
 
 /// Response bodies received into temporary files (`download(to:)`).
-enum BodyFile {
+package enum BodyFile {
     /// How much of an error body is read back from the file, for validators and error models.
     static let errorBodyLimit = 65_536
 
     /// A new, unused path in the temporary directory for a body.
-    static func temporary() -> URL {
+    package static func temporary() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString).body")
     }
 

@@ -35,7 +35,7 @@ extension DataRequest {
             try Self.checkHeaders(
                 request.allHTTPHeaderFields ?? [:], method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
         }
-        if let seconds = (timeout ?? endpointTimeout ?? client.timeout)?.timeInterval {
+        if let seconds = (timeout ?? endpointTimeout ?? client.timeout)?.seconds {
             request.timeoutInterval = seconds
         }
         return request
@@ -232,8 +232,8 @@ extension DataRequest {
 final class CheckedBase: Sendable {
     let prefix: String
     let problem: KonexError?
-    // Parsing the joined text is the costliest step of building a request (BENCHMARKS.md has the figure), and apps
-    // call the same few endpoints again and again. Bounded: when full, it starts over.
+    // Parsing the joined text is the costliest step of building a request, and apps call the same few endpoints again
+    // and again. Bounded: when full, it starts over.
     private let joined = Lock<[String: URL]>([:])
     static let joinedLimit = 64
 
@@ -261,10 +261,3 @@ final class CheckedBase: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

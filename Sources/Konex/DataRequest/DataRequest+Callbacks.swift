@@ -12,7 +12,7 @@ extension DataRequest {
         deliver(on: queue, { try await $0.response() }, completion: completion)
     }
 
-    /// Sends the request and delivers the decoded envelope or the error (NetworkKit's `response.result`).
+    /// Sends the request and delivers the decoded envelope or the error, in one `Result`.
     @discardableResult
     public func response<T: Decodable & Sendable>(
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,

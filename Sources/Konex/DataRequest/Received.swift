@@ -85,7 +85,7 @@ enum Received {
     /// of an error body (when the status is outside 200..<300), so validators and error models still see it.
     /// `observer` is `transport` itself when it reports phases (``Transport/phaseObserver``).
     // Inlined, like the other steps between a terminal and `URLSession`: every async frame is entered and resumed
-    // once a request, with cold caches after FoundationNetworking's own work (see BENCHMARKS.md, *Paired ratios*).
+    // once a request, with cold caches after FoundationNetworking's own work, so each frame saved shows.
     /// `limit` is ``KonexClient/maximumResponseSize`` for a body read into memory: over a transport that streams,
     /// reading stops at the limit (a `Content-Length` over it is refused before any of the body is read).
     @inline(__always) static func receiveOnce(
@@ -185,11 +185,7 @@ enum Received {
         _ stream: ByteStream, of response: HTTPURLResponse, to request: URLRequest, limit: Int?,
         report: ProgressReport?
     ) async throws -> Data {
-        var data = Data()
-        // The peer's Content-Length is a hint, never a size to trust: reserve at most 8 MiB up front.
-        if response.expectedContentLength > 0 {
-            data.reserveCapacity(Int(min(response.expectedContentLength, 8 << 20)))
-        }
+        var data = Data(reservingFor: response.expectedContentLength)
         for try await chunk in stream {
             if let limit, chunk.count > limit - data.count {
                 stream.cancel()

@@ -122,7 +122,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
     /// Whether a credential expiring at `expiry` is due for a proactive refresh.
     private func isExpiring(_ expiry: Date?) -> Bool {
         guard let refreshBeforeExpiry, let expiry else { return false }
-        return expiry.timeIntervalSince(now()) <= refreshBeforeExpiry.timeInterval
+        return expiry.timeIntervalSince(now()) <= refreshBeforeExpiry.seconds
     }
 
     /// The slow path: wait for the refresh in progress, or refresh a credential about to expire.
@@ -148,7 +148,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
     /// The error of a refresh of `stale` that failed less than `failedRefreshBackoff` ago, if there was one.
     private func recentFailure(replacing stale: String?) -> (any Error)? {
         guard let failed = state.value.failedRefresh, failed.stale == stale,
-            now().timeIntervalSince(failed.at) < failedRefreshBackoff.timeInterval
+            now().timeIntervalSince(failed.at) < failedRefreshBackoff.seconds
         else { return nil }
         return failed.error
     }
@@ -175,7 +175,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
         if let current, current != sent, pending == nil { return .retry(after: .zero) }
         // A late arrival for a token whose refresh just failed shares that failure rather than refreshing again.
         if pending == nil, let failed, failed.stale == sent,
-            now().timeIntervalSince(failed.at) < failedRefreshBackoff.timeInterval
+            now().timeIntervalSince(failed.at) < failedRefreshBackoff.seconds
         {
             return .fail(refreshFailure(failed.error, request: request))
         }

@@ -22,11 +22,7 @@ extension DataRequest {
     public func stream(
         bufferLimit: Int = ByteStream.defaultBufferLimit, idleTimeout: Duration? = nil, totalTimeout: Duration? = nil
     ) async throws -> DataStream {
-        if !processors.isEmpty || !(endpoint?.requestResponseProcessors.isEmpty ?? true) {
-            throw KonexError.invalidRequest(
-                "response processors need the whole body, so they do not apply to stream(); remove them from this call or request",
-                method: endpoint?.method ?? HTTPMethod((try? makeURLRequest())?.httpMethod ?? "GET"))
-        }
+        try refuseProcessors(for: "stream()", because: "the whole body")
         let exchange = try await execute(body: .stream(bufferLimit: bufferLimit))
         guard let body = exchange.stream else { preconditionFailure("a streamed exchange carries its body") }
         let stream = DataStream(

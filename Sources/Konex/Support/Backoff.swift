@@ -10,21 +10,10 @@ enum Backoff {
     static func delay(
         base: Duration, multiplier: Double, exponent: Int, maximum: Duration, jitter: Double, random: Double
     ) -> Duration {
-        let grown = base.timeInterval * Foundation.pow(multiplier, Double(Swift.max(0, exponent)))
-        let capped = Swift.min(grown.isNaN ? 0 : grown, maximum.timeInterval)
+        let grown = base.seconds * Foundation.pow(multiplier, Double(Swift.max(0, exponent)))
+        let capped = Swift.min(grown.isNaN ? 0 : grown, maximum.seconds)
         let spread = capped * jitter * (random * 2 - 1)
         return Duration(clampedSeconds: capped + (spread.isFinite ? spread : 0))
     }
 }
 
-extension Duration {
-    /// `seconds` as a duration, negative and NaN as zero, anything past a hundred years as a hundred years: a number
-    /// from a peer or a computation never traps on the way in.
-    init(clampedSeconds seconds: Double) {
-        let bounded = Swift.min(Swift.max(seconds.isNaN ? 0 : seconds, 0), Self.longestWait)
-        self = .microseconds(Int64((bounded * 1_000_000).rounded()))
-    }
-
-    /// A hundred years: longer than any wait a client means.
-    static let longestWait: Double = 100 * 365 * 86_400
-}

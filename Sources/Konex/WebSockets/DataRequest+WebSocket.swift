@@ -23,11 +23,7 @@ extension DataRequest {
         options: WebSocketOptions = WebSocketOptions(), pingInterval: Duration? = nil,
         pongTimeout: Duration = .seconds(10)
     ) async throws -> WebSocket {
-        if !processors.isEmpty || !(endpoint?.requestResponseProcessors.isEmpty ?? true) {
-            throw KonexError.invalidRequest(
-                "response processors need a body, so they do not apply to webSocket(); remove them from this call or request",
-                method: endpoint?.method ?? .get)
-        }
+        try refuseProcessors(for: "webSocket()", because: "a body")
         let exchange = try await execute(body: .webSocket(options))
         guard let channel = exchange.webSocket else { preconditionFailure("a WebSocket exchange carries its channel") }
         return WebSocket(

@@ -30,7 +30,7 @@ public final class FixtureTransport: StreamingTransport {
     /// - Parameters:
     ///   - directory: The fixture directory.
     ///   - clock: What delays wait on.
-    ///   - delay: A delay for every response (NetworkKit's `diskDelay` for the whole directory).
+    ///   - delay: A delay for every response from the directory.
     ///   - allowRepeats: Whether HAR entries answer again after their recorded count (the last repeats); `false`
     ///     by default: identical requests are answered in recorded order, once each.
     ///   - matching: Which parts of a request pick a HAR entry; ``ReplayMatching/default`` by default.
@@ -95,7 +95,7 @@ public final class FixtureTransport: StreamingTransport {
     /// Throws when a fixture (or HAR entry) was never used: for a test that should exercise all it loads.
     public func verifyAllUsed() throws { try mock.verifyAllEndpointsUsed() }
 
-    /// Serves the fixture file at `relativePath` for `matcher`, after `delay` (NetworkKit's `diskPath`/`diskDelay`).
+    /// Serves the fixture file at `relativePath` for `matcher`, after `delay`: one endpoint's own file and pace.
     /// - Throws: ``FixtureError`` when the path escapes the directory or the file does not exist.
     public func serve(_ relativePath: String, for matcher: RequestMatcher, status: Int = 200, delay: Duration = .zero)
         throws

@@ -80,7 +80,7 @@ extension HAR.Entry {
         }
         let chunks = pieces.enumerated().map { index, piece in
             let gap = pacing ? arrival[index] - (index == 0 ? 0 : arrival[index - 1]) : 0
-            return MockChunk(piece, after: Duration(clampedMilliseconds: gap))
+            return MockChunk(piece, after: Duration(clampedSeconds: gap / 1_000, atMost: 86_400))
         }
         return MockResponse(status: response.status, headers: headers, body: .chunks(chunks, then: .finish))
     }
@@ -128,14 +128,6 @@ extension HAR.Entry {
         }
         if offset < body.endIndex { pieces.append(body[offset...]) }
         return pieces
-    }
-}
-
-extension Duration {
-    /// A recorded gap in milliseconds from a file: negative, NaN or absurd values never trap (a day at most).
-    init(clampedMilliseconds milliseconds: Double) {
-        let bounded = Swift.min(Swift.max(milliseconds.isNaN ? 0 : milliseconds, 0), 86_400_000)
-        self = .microseconds(Int64((bounded * 1_000).rounded()))
     }
 }
 

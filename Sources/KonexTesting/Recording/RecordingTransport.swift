@@ -79,14 +79,7 @@ public actor RecordingTransport: StreamingTransport {
     public var unusedEntries: [String] { replay.unusedEndpoints.map(\.description) }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        if mode != .all {
-            do {
-                return try await replay.send(request)
-            } catch let unmatched as UnmatchedRequestError {
-                try checkMayRecord(unmatched)
-            }
-        }
-        try checkNotCI(request)
+        if let recorded = try await replayed(request, { try await replay.send(request) }) { return recorded }
         let redaction = self.redaction ?? .current
         let started = now()
         let begin = ContinuousClock.now
@@ -98,14 +91,9 @@ public actor RecordingTransport: StreamingTransport {
     }
 
     public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
-        if mode != .all {
-            do {
-                return try await replay.stream(request, bufferLimit: bufferLimit)
-            } catch let unmatched as UnmatchedRequestError {
-                try checkMayRecord(unmatched)
-            }
+        if let recorded = try await replayed(request, { try await replay.stream(request, bufferLimit: bufferLimit) }) {
+            return recorded
         }
-        try checkNotCI(request)
         let redaction = self.redaction ?? .current
         let started = now()
         let begin = ContinuousClock.now
@@ -149,7 +137,21 @@ public actor RecordingTransport: StreamingTransport {
         return (head, body)
     }
 
-    func checkMayRecord(_ unmatched: UnmatchedRequestError) throws {
+    /// The recorded answer, when the fixture has one for `request` and the mode replays; `nil` when the request
+    /// goes live to be recorded (after checking that the mode and the environment allow it).
+    func replayed<Answer>(_ request: URLRequest, _ replay: () async throws -> Answer) async throws -> Answer? {
+        if mode != .all {
+            do {
+                return try await replay()
+            } catch let unmatched as UnmatchedRequestError {
+                try checkMayRecord(unmatched)
+            }
+        }
+        try checkNotCI(request)
+        return nil
+    }
+
+    private func checkMayRecord(_ unmatched: UnmatchedRequestError) throws {
         let mayRecord: Bool
         switch mode {
         case .none: mayRecord = false
@@ -160,7 +162,7 @@ public actor RecordingTransport: StreamingTransport {
         guard mayRecord else { throw missingFixture(unmatched) }
     }
 
-    func checkNotCI(_ request: URLRequest) throws {
+    private func checkNotCI(_ request: URLRequest) throws {
         if isCI {
             throw FixtureError(
                 "refusing to record \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "") into \(fixture.path) because CI=true; record locally and commit the fixture"

@@ -36,7 +36,7 @@ extension MockTransport {
         for record in messages {
             guard let message = record.message else { continue }  // a ping, a pong or a close: not replayed
             // A file's times may be absurd (1e300, NaN, backwards): the gap is clamped, never a trap.
-            let gap = pacing ? Duration(clampedMilliseconds: (record.time - previous) * 1_000) : .zero
+            let gap = pacing ? Duration(clampedSeconds: record.time - previous, atMost: 86_400) : .zero
             previous = record.time
             if record.type == "send" {
                 if gap > .zero { steps.append(.wait(gap)) }

@@ -5,14 +5,9 @@ extension RecordingTransport: WebSocketTransport {
     /// Replays a recorded session, or records a live one as an entry with Chrome DevTools' `_webSocketMessages`
     /// (every message, its direction, time and opcode; text redacted like a body), written when the connection ends.
     public func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel {
-        if mode != .all {
-            do {
-                return try await replay.connect(request, options: options)
-            } catch let unmatched as UnmatchedRequestError {
-                try checkMayRecord(unmatched)
-            }
+        if let recorded = try await replayed(request, { try await replay.connect(request, options: options) }) {
+            return recorded
         }
-        try checkNotCI(request)
         guard let sockets = live as? any WebSocketTransport else {
             throw FixtureError("the live transport \(type(of: live)) cannot open WebSockets, so none can be recorded")
         }
