@@ -16,4 +16,3 @@ enum Backoff {
         return Duration(clampedSeconds: capped + (spread.isFinite ? spread : 0))
     }
 }
-
