@@ -274,40 +274,7 @@ legacyClient.requestArray(of: Post.self, request: GetAllPostsRequest2017(),
 } }
 
 extension Readme { static func articleProductionFeatures1() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 10)
-client.retriers = [RetryPolicy(maximumAttempts: 4, deadline: .seconds(30))]
-#sourceLocation()
-} }
-
-extension Readme { static func articleProductionFeatures2() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 16)
-let auth = TokenAuthenticator(credential: saved) { stale in
-    try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
-        .responseObject(of: TokenAuthenticator.Credential.self)
-}
-client.adapters = [auth]
-client.retriers = [auth]
-#sourceLocation()
-    _ = auth
-} }
-
-extension Readme { static func articleProductionFeatures3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 27)
-client.plugins.append(LoggingPlugin(level: .headers) { line in logger.debug(line) })
-print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
-#sourceLocation()
-} }
-
-extension Readme { static func articleProductionFeatures4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 34)
-let saved = try await client.request("/exports/q3.pdf").validate()
-    .download(to: exportsFolder.appendingPathComponent("q3.pdf"))
-#sourceLocation()
-    _ = saved
-} }
-
-extension Readme { static func articleProductionFeatures5() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 41)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 15)
 client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
 let upload = client.request(Upload()).validate()
     .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
@@ -315,8 +282,8 @@ let upload = client.request(Upload()).validate()
     _ = upload
 } }
 
-extension Readme { static func articleProductionFeatures6() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 56)
+extension Readme { static func articleProductionFeatures2() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 30)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -327,16 +294,16 @@ client.retriers = [auth]
     _ = auth
 } }
 
-extension Readme { static func articleProductionFeatures7() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 75)
+extension Readme { static func articleProductionFeatures3() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 49)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
 #sourceLocation()
 } }
 
-extension Readme { static func articleProductionFeatures8() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 98)
+extension Readme { static func articleProductionFeatures4() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 72)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -351,8 +318,8 @@ struct Upload: KonexRequest {
     _ = form
 } }
 
-extension Readme { static func articleProductionFeatures9() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 115)
+extension Readme { static func articleProductionFeatures5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 89)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
