@@ -44,6 +44,26 @@ import Testing
             })
     }
 
+    /// The README's trait line and products are Package.swift's: every trait it declares, every library it offers.
+    @Test func theReadmeNamesEveryTraitAndProductThePackageHas() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        func quoted(after marker: String, in text: String) -> Set<String> {
+            Set(
+                text.components(separatedBy: marker).dropFirst().compactMap {
+                    $0.split(separator: "\"", maxSplits: 2, omittingEmptySubsequences: false).dropFirst().first.map(
+                        String.init)
+                })
+        }
+        let traits = quoted(after: ".trait(\n            name: ", in: manifest)
+        #expect(traits == ["AsyncHTTPClient", "Tracing", "Metrics"])
+        let traitLine = try #require(readme.split(separator: "\n").first { $0.contains("traits: [") })
+        for trait in traits { #expect(traitLine.contains("\"\(trait)\""), "the README's trait line misses \(trait)") }
+        for library in quoted(after: ".library(name: ", in: manifest) {
+            #expect(readme.contains(library), "the README never names the product \(library)")
+        }
+    }
+
     @Test func everySourceModuleAndTestFolderIsListedWithItsFolders() throws {
         let table = try Self.table()
         let modules = try Self.folders(in: "Sources")
