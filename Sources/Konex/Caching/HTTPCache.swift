@@ -110,7 +110,9 @@ public final class HTTPCache: TransportInterceptor {
     }
 
     public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
-        guard let key = key(for: request) else { return try await next(request) }
+        // A stream or a download passes by: its body is not in the reply to store, nor replayed whole to a reader
+        // that asked for it as it arrives.
+        guard next.delivery == .whole, let key = key(for: request) else { return try await next(request) }
         let method = request.httpMethod ?? "GET"
         guard method == "GET" else {
             let reply = try await next(request)

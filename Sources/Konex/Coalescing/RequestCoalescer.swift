@@ -73,7 +73,8 @@ public final class RequestCoalescer: TransportInterceptor {
     }
 
     public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
-        guard let key = key(for: request) else { return try await next(request) }
+        // A body still arriving, or written to a file, has one reader: it cannot be shared.
+        guard next.delivery == .whole, let key = key(for: request) else { return try await next(request) }
         // A caller's identity among the waiters: the address of an object it holds until it returns. A waiter is
         // removed before it is resumed, so no stale entry can share a reused address; and no shared counter means
         // a burst of callers takes one lock, not two.

@@ -48,10 +48,12 @@ extension DataRequest {
         let validators = Layers(shared.validators, endpoint?.requestResponseValidators, self.validators)
         let retriers = Layers(shared.retriers, endpoint?.requestRetriers, self.retriers)
         let interceptors = Layers(shared.interceptors, endpoint?.requestInterceptors, self.interceptors)
-        // Interceptors wrap in-memory exchanges only: a file or a stream goes straight to the transport.
+        // Interceptors wrap every exchange but a WebSocket's (its handshake opens a connection, not a body).
         let chain: InterceptorChain? =
-            if case .memory = target, !interceptors.isEmpty { InterceptorChain(interceptors: Array(interceptors)) } else
-            { nil }
+            switch target {
+            case _ where interceptors.isEmpty, .webSocket: nil
+            case .memory, .file, .stream: InterceptorChain(interceptors: Array(interceptors))
+            }
 
         // Retry decisions measure elapsed time on the client's clock, so a test clock governs deadlines too;
         // without retriers nobody asks, so nothing is started.
@@ -189,21 +191,31 @@ extension DataRequest {
             var reply: TransportReply?
             let (data, response, body): (Data, HTTPURLResponse, Received.Body)
             if let chain {
-                // The innermost call may answer several callers (coalescing) or none (a cache hit), so progress
-                // through interceptors is reported at the ends only.
+                // A whole body's innermost call may answer several callers (coalescing) or none (a cache hit), so
+                // its progress is reported at the ends only; a stream or a download has one caller, counted as usual.
                 // Each hop of a redirect chain passes the interceptors as a request of its own.
+                let delivery: BodyDelivery =
+                    switch target {
+                    case .memory, .webSocket: .whole
+                    case .file: .file
+                    case .stream: .incremental
+                    }
                 var lastReply: TransportReply?
                 (data, response, body) = try await Received.following(request, redirects: redirects) { hop in
-                    let phases = observer == nil ? nil : Lock<TransferPhases?>(nil)
-                    let replied = try await chain.reply(to: hop) { request in
+                    let replied = try await chain.reply(to: hop, delivery: delivery) { request in
                         let (data, response, body) = try await Received.receiveOnce(
-                            request, over: transport, observer: observer, into: .memory, report: nil,
-                            limit: client.maximumResponseSize)
-                        if let phases, let measured = body.phases { phases.value = measured }
-                        return (data, response)
+                            request, over: transport, observer: observer, into: target,
+                            report: delivery == .whole ? nil : report, limit: client.maximumResponseSize)
+                        var reply = TransportReply(data: data, response: response)
+                        reply.received = body
+                        return reply
                     }
                     lastReply = replied
-                    return (replied.data, replied.response, Received.Body(phases: phases?.value))
+                    // A reply an interceptor made itself (a cache hit, a canned answer) holds its body whole.
+                    guard let received = replied.received else {
+                        return try await Received.delivered(replied.data, replied.response, as: target)
+                    }
+                    return (replied.data, replied.response, received)
                 }
                 reply = lastReply
             } else if case .webSocket(let options) = target {

@@ -4,7 +4,7 @@ import Foundation
 /// progress handler is set and the transport can stream.
 enum Received {
     /// What the transport said besides the head and the in-memory bytes.
-    struct Body {
+    struct Body: Sendable {
         var file: URL?
         var stream: ByteStream?
         /// An open WebSocket connection.
@@ -127,35 +127,53 @@ enum Received {
         case .file:
             let file: URL
             let response: HTTPURLResponse
-            if let downloader = transport as? any DownloadTransport {
-                (file, response) = try await downloader.download(request)
-            } else {
-                let data: Data
-                (data, response) = try await transport.send(request)
-                file = BodyFile.temporary()
-                try data.write(to: file)
+            guard let downloader = transport as? any DownloadTransport else {
+                let (data, response) = try await transport.send(request)
+                return try await delivered(data, response, as: target)
             }
+            (file, response) = try await downloader.download(request)
             return (errorHead(of: response, in: file), response, Body(file: file))
         case .stream(let bufferLimit):
-            let response: HTTPURLResponse
-            var stream: ByteStream
-            if let streamer = transport as? any StreamingTransport {
-                (response, stream) =
-                    report == nil
-                    ? try await streamer.stream(request, bufferLimit: bufferLimit)
-                    : try await streamer.stream(request, bufferLimit: bufferLimit, observer: observed().0)
-            } else {
-                let data: Data
-                (data, response) = try await transport.send(request)
-                stream = ByteStream(data)
+            guard let streamer = transport as? any StreamingTransport else {
+                let (data, response) = try await transport.send(request)
+                return try await delivered(data, response, as: target)
             }
-            guard !(200..<300).contains(response.statusCode) else { return (Data(), response, Body(stream: stream)) }
-            // An error body is read (up to the limit) for validators; whatever was read is given back first.
-            let head = try await stream.take(upTo: BodyFile.errorBodyLimit)
-            return (head, response, Body(stream: stream))
+            let (response, stream) =
+                report == nil
+                ? try await streamer.stream(request, bufferLimit: bufferLimit)
+                : try await streamer.stream(request, bufferLimit: bufferLimit, observer: observed().0)
+            return try await streamed(stream, response)
         case .webSocket:
             preconditionFailure("a WebSocket handshake goes to the WebSocket transport, not here")
         }
+    }
+
+    /// A body that is whole already (from a transport that does not stream, or a reply an interceptor made itself)
+    /// as `target` wants it: in memory, in a file, or as a stream of one chunk.
+    static func delivered(_ data: Data, _ response: HTTPURLResponse, as target: BodyTarget) async throws -> (
+        Data, HTTPURLResponse, Body
+    ) {
+        switch target {
+        case .memory, .webSocket:
+            return (data, response, Body())
+        case .file:
+            let file = BodyFile.temporary()
+            try data.write(to: file)
+            return (errorHead(of: response, in: file), response, Body(file: file))
+        case .stream:
+            return try await streamed(ByteStream(data), response)
+        }
+    }
+
+    /// A streamed body with, for an error status, its start read (up to the limit) for validators and error models;
+    /// whatever was read is given back to the reader first.
+    private static func streamed(_ stream: ByteStream, _ response: HTTPURLResponse) async throws -> (
+        Data, HTTPURLResponse, Body
+    ) {
+        var stream = stream
+        guard !(200..<300).contains(response.statusCode) else { return (Data(), response, Body(stream: stream)) }
+        let head = try await stream.take(upTo: BodyFile.errorBodyLimit)
+        return (head, response, Body(stream: stream))
     }
 
     /// Reads a body into memory and stops at `limit`: the peer's `Content-Length` is checked before the body, and

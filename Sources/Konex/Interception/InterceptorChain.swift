@@ -6,15 +6,12 @@ struct InterceptorChain: Sendable {
 
     /// Runs `request` through the interceptors from `index` on, then `transport`.
     func reply(
-        to request: URLRequest, from index: Int = 0,
-        transport: @escaping @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+        to request: URLRequest, from index: Int = 0, delivery: BodyDelivery,
+        transport: @escaping @Sendable (URLRequest) async throws -> TransportReply
     ) async throws -> TransportReply {
-        guard index < interceptors.count else {
-            let (data, response) = try await transport(request)
-            return TransportReply(data: data, response: response)
-        }
-        let next = TransportNext { request in
-            try await self.reply(to: request, from: index + 1, transport: transport)
+        guard index < interceptors.count else { return try await transport(request) }
+        let next = TransportNext(delivery: delivery) { request in
+            try await self.reply(to: request, from: index + 1, delivery: delivery, transport: transport)
         }
         return try await interceptors[index].intercept(request, next: next)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Wraps the transport call of in-memory exchanges: it may answer without the network, share one call among many
-/// callers, hold a request until there is room, or pass it on through `next`.
+/// Wraps the transport call of every request: it may answer without the network, share one call among many callers,
+/// hold a request until there is room, or pass it on through `next`.
 ///
 /// Konex ships three: ``HTTPCache`` (RFC 9111), ``RequestCoalescer`` and ``ConcurrencyLimit``. Interceptors attach at
 /// client, request and call-site level like every other component; the client's is outermost, so a request passes
@@ -12,8 +12,11 @@ import Foundation
 /// let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), ConcurrencyLimit(perHost: 4)])
 /// let feed = try await client.request(GetFeed()).responseArray(of: Post.self)   // cached, shared, limited
 /// ```
-/// Interceptors run for every attempt (a retry passes them again) and for the `response…` terminals, whose bodies
-/// are in memory; `download(to:)` and `stream()` go straight to the transport.
+/// Interceptors run for every attempt (a retry passes them again) and every hop of a redirect, for every terminal but
+/// `webSocket()`. `next.delivery` says how the caller takes the body: for `stream()` and `download(to:)` the reply
+/// comes back with its body still arriving or in a file (``TransportReply/bodyIsInMemory`` is `false`), so the cache
+/// and the coalescer let those pass, while ``ConcurrencyLimit`` holds its slot until a stream ends. A reply an
+/// interceptor makes itself (a canned answer, say) reaches a stream or a download as one, from its `data`.
 public protocol TransportInterceptor: Sendable {
     /// Answers `request`, usually by calling `next` (the rest of the chain, then the transport).
     /// - Parameters:
@@ -27,9 +30,19 @@ public protocol TransportInterceptor: Sendable {
 /// The rest of an interceptor chain: call it to send a request on.
 public struct TransportNext: Sendable {
     let run: @Sendable (URLRequest) async throws -> TransportReply
+    /// How the caller takes the body: whole, as it arrives, or into a file.
+    public let delivery: BodyDelivery
 
     /// Creates the rest of a chain from a closure (for testing an interceptor on its own).
-    public init(_ run: @escaping @Sendable (URLRequest) async throws -> TransportReply) { self.run = run }
+    /// - Parameters:
+    ///   - delivery: How the caller takes the body; ``BodyDelivery/whole`` by default.
+    ///   - run: The rest of the chain.
+    public init(
+        delivery: BodyDelivery = .whole, _ run: @escaping @Sendable (URLRequest) async throws -> TransportReply
+    ) {
+        self.delivery = delivery
+        self.run = run
+    }
 
     /// Sends `request` on through the rest of the chain.
     public func callAsFunction(_ request: URLRequest) async throws -> TransportReply { try await run(request) }
@@ -47,6 +60,13 @@ public struct TransportReply: Sendable {
     public var queueTime: Duration
     /// Whether one transport call answered this and other identical requests (``RequestCoalescer``).
     public var isShared: Bool
+    /// What the transport said besides the head and `data`: a body still arriving, a file, phase timings.
+    var received: Received.Body?
+
+    /// Whether `data` is the whole body: `false` for a body still arriving (`stream()`) or in a file
+    /// (`download(to:)`), whose `data` holds at most the start of an error body. Such a reply must not be stored or
+    /// shared as if it were whole.
+    public var bodyIsInMemory: Bool { received?.stream == nil && received?.file == nil }
 
     /// Creates a reply.
     public init(
@@ -58,6 +78,7 @@ public struct TransportReply: Sendable {
         self.source = source
         self.queueTime = queueTime
         self.isShared = isShared
+        received = nil
     }
 }
 

@@ -69,9 +69,20 @@ public final class ConcurrencyLimit: TransportInterceptor {
     public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
         let host = Self.host(of: request)
         let queued = try await acquire(host, for: request)
-        defer { release(host) }
-        var reply = try await next(request)
+        var reply: TransportReply
+        do {
+            reply = try await next(request)
+        } catch {
+            release(host)
+            throw error
+        }
         reply.queueTime += queued
+        // A stream holds its slot until its body ends, however it ends: the heaviest requests are the ones to bound.
+        if let stream = reply.received?.stream {
+            stream.buffer.onEnd { self.release(host) }
+        } else {
+            release(host)
+        }
         return reply
     }
 

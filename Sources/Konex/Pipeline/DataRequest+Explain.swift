@@ -25,13 +25,14 @@ extension DataRequest {
         let (transport, _, _) = client.activeRoute
         var notes: [String] = []
 
-        var interceptors = components(shared.interceptors, endpoint?.requestInterceptors, self.interceptors)
+        let interceptors = components(shared.interceptors, endpoint?.requestInterceptors, self.interceptors)
         var processors = components(shared.processors, endpoint?.requestResponseProcessors, self.processors)
         if terminal != .response {
             let name = terminal == .stream ? "stream()" : "download(to:)"
             if !interceptors.isEmpty {
-                notes.append("\(name) goes straight to the transport: \(interceptors.count) interceptor(s) do not run")
-                interceptors = []
+                notes.append(
+                    "\(name) passes the interceptors with its body \(terminal == .stream ? "still arriving" : "in a file"): "
+                        + "caches and coalescers let it by, a concurrency limit holds its slot until the body ends")
             }
             if processors.contains(where: { $0.level != .client }) && terminal == .stream {
                 notes.append("stream() refuses this request: request and call-site processors need the whole body")

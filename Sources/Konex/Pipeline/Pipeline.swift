@@ -5,7 +5,8 @@
 //     instrument recorders see the adapted request and may set headers (a trace context)
 //  3. plugins    didSendRequest, client → request → call site
 //  4. transport  the interceptors (client → request → call site, outermost first: a cache, a coalescer, a limit)
-//                around Transport.send, timed by Konex; a file or a stream goes straight to the transport
+//                around Transport.send, timed by Konex, for every terminal but webSocket(); a stream or a
+//                download passes with its body still arriving or in a file (TransportNext.delivery)
 //                                                                                     stage .transport / .cancelled
 //                                                                                     / .queueFull
 //  5. plugins    didReceiveResponse, same order, success or failure

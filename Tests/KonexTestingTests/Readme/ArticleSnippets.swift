@@ -46,7 +46,7 @@ if offline.statusCode == 504 { print("nothing stored yet") }
 } }
 
 extension Readme { static func articleCachingCoalescingAndLimits4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 111)
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 114)
 let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
 let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
 let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), limit])
