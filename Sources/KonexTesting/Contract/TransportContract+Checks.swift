@@ -3,8 +3,12 @@ import Konex
 
 // The checks, one requirement each.
 extension TransportContract {
-    /// Every check, in the order ``run(_:)`` runs them.
-    public static let checks: [Check] = [
+    /// Every check, in the order ``run(_:)`` runs them: Konex's own, then the cases of the HTTP client API
+    /// proposal's conformance suite that apply to a transport (``conformanceChecks``).
+    public static let checks: [Check] = coreChecks + conformanceChecks
+
+    /// What Konex's pipeline relies on: methods, bodies, headers, redirects, encodings, timeouts, faults, streams.
+    static let coreChecks: [Check] = [
         Check(name: "every method reaches the server") { context in
             let (transport, server) = (context.transport, context.server)
             for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] {

@@ -13,6 +13,14 @@ import Foundation
 /// - `GET /reset`: promises 1,000 bytes, sends 100, then resets the connection (RST).
 /// - `GET /informational`: `100 Continue` and `103 Early Hints` before a `200` whose body is `final`.
 /// - `GET /moved`: `302` to `/elsewhere` with the body `moved here`.
+/// - `GET /status-999`: status 999, which no registry names, with the body `odd`.
+/// - `GET /no-reason`: a status line without a reason phrase (`HTTP/1.1 200`), body `ok`.
+/// - `GET /not-http`: a line that is not HTTP at all, then close.
+/// - `GET /no-content-with-length`, `GET /not-modified-with-length`: 204 and 304 that announce `Content-Length: 5`
+///   and send nothing, then keep the connection open (a client that waits for the 5 bytes hangs).
+/// - `HEAD /head-with-length`: `Content-Length: 1000` and no body, then the connection stays open.
+/// - `GET /no-length`: no `Content-Length`, not chunked: the body (`until the end`) ends when the server closes.
+/// - `GET /empty-chunked`: a chunked body of no chunks.
 final class ContractServer: @unchecked Sendable {  // immutable after init; the listener is closed once, in deinit
     let port: UInt16
     private let listener: Int32
@@ -50,7 +58,7 @@ final class ContractServer: @unchecked Sendable {  // immutable after init; the 
 
     private static func serve(_ connection: Int32) {
         guard let (head, leftover) = LoopbackSocket.readHead(connection),
-            let (_, path, fields) = LoopbackSocket.parse(head)
+            let (method, path, fields) = LoopbackSocket.parse(head)
         else { return }
         let promised = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n"
         func write(_ text: String) -> Bool { LoopbackSocket.write(connection, text) }
@@ -102,6 +110,23 @@ final class ContractServer: @unchecked Sendable {  // immutable after init; the 
             _ = write(
                 "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n"
                     + "Connection: close\r\n\r\nmoved here")
+        case "/status-999":
+            _ = write("HTTP/1.1 999 Odd\r\nContent-Length: 3\r\nConnection: close\r\n\r\nodd")
+        case "/no-reason":
+            _ = write("HTTP/1.1 200\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        case "/not-http":
+            _ = write("SSH-2.0-OpenSSH_9.6\r\n")
+        case "/no-content-with-length", "/not-modified-with-length":
+            let status = path == "/no-content-with-length" ? "204 No Content" : "304 Not Modified"
+            guard write("HTTP/1.1 \(status)\r\nContent-Length: 5\r\n\r\n") else { return }
+            LoopbackSocket.waitForPeerToClose(connection, atMost: 10)
+        case "/head-with-length" where method == "HEAD":
+            guard write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nContent-Type: text/plain\r\n\r\n") else { return }
+            LoopbackSocket.waitForPeerToClose(connection, atMost: 10)
+        case "/no-length":
+            _ = write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nuntil the end")
+        case "/empty-chunked":
+            _ = write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n")
         default:
             _ = write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         }

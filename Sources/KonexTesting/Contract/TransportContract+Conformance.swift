@@ -1,0 +1,119 @@
+import Foundation
+import Konex
+
+// The cases of the HTTP client API proposal's conformance suite (apple/swift-http-api-proposal,
+// `HTTPClientConformance`) that apply to a Konex transport, beside Konex's own checks. Those that do not apply, and
+// why: request-body streaming (1-byte chunks echoed interleaved) needs a streamed request body, which a `URLRequest`
+// does not carry; every method, a 1 MB echo, 100 requests in flight, cancelling before the head and before the body,
+// an endless redirect and a body cut short are among Konex's own checks already.
+extension TransportContract {
+    static let conformanceChecks: [Check] = [
+        Check(name: "deflate and identity bodies are read as sent") { context in
+            let (transport, server) = (context.transport, context.server)
+            let (deflated, _) = try await transport.send(request(server, "/deflate"))
+            try require(try json(deflated)["deflated"] as? Bool == true, "a deflate body was not decoded")
+            var identity = request(server, "/anything")
+            identity.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            let (plain, response) = try await transport.send(identity)
+            try require(response.statusCode == 200 && (try json(plain)["method"] as? String) == "GET", "identity")
+        },
+        Check(name: "a custom and an empty header value are sent as they are") { context in
+            let (transport, server) = (context.transport, context.server)
+            var custom = request(server, "/headers")
+            custom.setValue("a value; with=punctuation, and spaces", forHTTPHeaderField: "X-Konex-Custom")
+            custom.setValue("", forHTTPHeaderField: "X-Konex-Empty")
+            let (data, _) = try await transport.send(custom)
+            let headers = try json(data)["headers"] as? [String: String] ?? [:]
+            try require(
+                headers["X-Konex-Custom"] == "a value; with=punctuation, and spaces", "custom value: \(headers)")
+            try require(headers["X-Konex-Empty"] == "", "the empty X-Konex-Empty did not arrive empty: \(headers)")
+        },
+        Check(name: "a header sent with several values arrives with all of them") { context in
+            let (transport, server) = (context.transport, context.server)
+            var several = request(server, "/headers")
+            several.addValue("first", forHTTPHeaderField: "X-Konex-Many")
+            several.addValue("second", forHTTPHeaderField: "X-Konex-Many")
+            let (data, _) = try await transport.send(several)
+            let value = (try json(data)["headers"] as? [String: String] ?? [:])["X-Konex-Many"]
+            try require(
+                value == "first,second" || value == "first, second", "X-Konex-Many arrived as \(value ?? "nothing")")
+        },
+        Check(name: "a 404 with an empty body is a response, not an error") { context in
+            let (transport, server) = (context.transport, context.server)
+            let (data, response) = try await transport.send(request(server, "/status/404"))
+            try require(response.statusCode == 404 && data.isEmpty, "status \(response.statusCode), \(data.count) B")
+        },
+        Check(name: "status 999 is passed through") { context in
+            let (data, response) = try await context.transport.send(request(context.faults, "/status-999"))
+            try require(
+                response.statusCode == 999 && data == Data("odd".utf8), "status \(response.statusCode), \(data.count) B"
+            )
+        },
+        Check(name: "a status line without a reason phrase is read") { context in
+            let (data, response) = try await context.transport.send(request(context.faults, "/no-reason"))
+            try require(response.statusCode == 200 && data == Data("ok".utf8), "status \(response.statusCode)")
+        },
+        Check(name: "an answer that is not HTTP is an error, not a hang") { context in
+            _ = try await requireFailure(
+                of: request(context.faults, "/not-http", timeout: 10), through: context.transport,
+                within: .seconds(5), "an SSH banner instead of HTTP")
+        },
+        Check(name: "204 and 304 that announce a Content-Length end without a body") { context in
+            var failures: [String] = []
+            for (path, status) in [("/no-content-with-length", 204), ("/not-modified-with-length", 304)] {
+                let started = ContinuousClock.now
+                do {
+                    let (data, response) = try await context.transport.send(request(context.faults, path, timeout: 5))
+                    let took = started.duration(to: .now)
+                    if response.statusCode != status || !data.isEmpty || took > .seconds(3) {
+                        failures.append("\(status): status \(response.statusCode), \(data.count) B after \(took)")
+                    }
+                } catch {
+                    failures.append("\(status): failed after \(started.duration(to: .now)): \(error)")
+                }
+            }
+            try require(failures.isEmpty, failures.joined(separator: "; "))
+        },
+        Check(name: "HEAD keeps its Content-Length and reads no body") { context in
+            let started = ContinuousClock.now
+            let (data, response) = try await context.transport.send(
+                request(context.faults, "/head-with-length", method: "HEAD", timeout: 10))
+            try require(response.statusCode == 200 && data.isEmpty, "status \(response.statusCode), \(data.count) B")
+            try require(
+                response.value(forHTTPHeaderField: "Content-Length") == "1000",
+                "Content-Length \(response.value(forHTTPHeaderField: "Content-Length") ?? "gone")")
+            try require(started.duration(to: .now) < .seconds(3), "waited for a body a HEAD never has")
+        },
+        Check(name: "a body without a length ends when the server closes") { context in
+            let (data, response) = try await context.transport.send(request(context.faults, "/no-length"))
+            try require(
+                response.statusCode == 200 && data == Data("until the end".utf8),
+                "\(String(decoding: data, as: UTF8.self))")
+        },
+        Check(name: "an empty chunked body is empty") { context in
+            let (data, response) = try await context.transport.send(request(context.faults, "/empty-chunked"))
+            try require(response.statusCode == 200 && data.isEmpty, "status \(response.statusCode), \(data.count) B")
+        },
+        Check(name: "reading part of a streamed body, then stopping, leaves the transport usable") { context in
+            let (transport, server) = (context.transport, context.server)
+            guard let streamer = transport as? any StreamingTransport else { return }
+            let (_, body) = try await streamer.stream(request(server, "/drip?numbytes=50&duration=5"), bufferLimit: 1)
+            var iterator = body.makeAsyncIterator()
+            let first = try await iterator.next()
+            try require(first?.isEmpty == false, "no first chunk")
+            body.cancel()
+            let started = ContinuousClock.now
+            let (after, response) = try await transport.send(request(server, "/get"))
+            try require(response.statusCode == 200 && !after.isEmpty, "the next request: \(response.statusCode)")
+            try require(
+                started.duration(to: .now) < .seconds(3), "the next request waited \(started.duration(to: .now))")
+        },
+        Check(name: "through a client, a 307 with a body that cannot be sent again is returned, not followed") {
+            context in
+            var post = redirectTo(context.server, "/anything", status: 307, method: "POST")
+            post.httpBodyStream = InputStream(data: Data("once".utf8))
+            let response = try await context.client.request(post).response()
+            try require(response.statusCode == 307, "a one-shot body was followed to \(response.statusCode)")
+        },
+    ]
+}
