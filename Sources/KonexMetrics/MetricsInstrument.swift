@@ -7,7 +7,7 @@
     ///
     /// | metric | kind | labels |
     /// | --- | --- | --- |
-    /// | `http.client.request.duration` | timer | method, status code or `error.type`, `server.address`, `url.template` |
+    /// | `http.client.request.duration` | timer | method, status code or `error.type`, `server.address`, `url.template`, `konex.operation` |
     /// | `http.client.active_requests` | meter | method, `server.address` |
     /// | `konex.retries` | counter | `reason`: the failure's `error.type`, or `token_refresh` |
     /// | `konex.cache.responses` | counter | `konex.cache.source`: `cache` or `revalidated` |
@@ -39,7 +39,7 @@
             if factory == nil, MetricsSystem.factory is NOOPMetricsHandler { return nil }
             let recorder = Recorder(
                 instrument: self, method: request.method.telemetryName, host: request.url?.host ?? "",
-                route: request.urlTemplate, kind: request.kind)
+                route: request.urlTemplate, operation: request.operationID, kind: request.kind)
             meter("http.client.active_requests", recorder.hostLabels).increment()
             return recorder
         }
@@ -77,6 +77,7 @@
         let method: String
         let host: String
         let route: String?
+        let operation: String?
         let kind: InstrumentedRequest.Kind
 
         var hostLabels: [(String, String)] { [("http.request.method", method), ("server.address", host)] }
@@ -111,6 +112,7 @@
                 labels.append(("error.type", error.errorType))
             }
             if let route { labels.append(("url.template", route)) }
+            if let operation { labels.append(("konex.operation", operation)) }
             // A stream's or a WebSocket's lifetime is not a request's latency: each has its own timer.
             let label =
                 kind == .stream

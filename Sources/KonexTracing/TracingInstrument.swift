@@ -49,13 +49,15 @@
             if tracer is NoOpTracer { return nil }
             // OpenTelemetry's span name: the method (HTTP for one outside the standard set), then the route if known.
             let method = request.method.telemetryName == "_OTHER" ? "HTTP" : request.method.rawValue
-            let name = request.urlTemplate.map { "\(method) \($0)" } ?? method
+            // A named operation (a generated client's operationId) names the span best: one per endpoint, by design.
+            let name = request.operationID ?? request.urlTemplate.map { "\(method) \($0)" } ?? method
             let span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .client)
             span.updateAttributes { attributes in
                 let method = request.method.telemetryName
                 attributes["http.request.method"] = method
                 if method == "_OTHER" { attributes["http.request.method_original"] = request.method.rawValue }
                 attributes["url.template"] = request.urlTemplate
+                attributes["konex.operation"] = request.operationID
                 attributes["konex.request.kind"] = request.kind.rawValue
             }
             return SpanRecorder(span: span, tracer: tracer, redaction: redaction ?? .current)

@@ -6,6 +6,12 @@ extension DataRequest {
     /// - Parameter target: Where the body goes; a file's processors are skipped (they need the body in memory).
     /// - Throws: ``KonexError`` only.
     func execute(body target: BodyTarget = .memory) async throws -> Exchange {
+        guard let operation = operationID else { return try await redacted(body: target) }
+        return try await KonexOperation.$bound.withValue(operation) { try await redacted(body: target) }
+    }
+
+    /// The pipeline under the client's own redaction, when it has one.
+    private func redacted(body target: BodyTarget) async throws -> Exchange {
         guard let redaction = client.ownRedaction else { return try await run(body: target) }
         do {
             var exchange = try await Redaction.$bound.withValue(redaction) { try await run(body: target) }
@@ -174,7 +180,7 @@ extension DataRequest {
         let endpoint = self.endpoint
         return InstrumentedRequest(
             method: method.map { HTTPMethod($0) } ?? endpoint?.method ?? .get, url: url,
-            urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint)
+            urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
     }
 
     /// Step 4: the transport call, timed, with cancellation and the size limit applied.

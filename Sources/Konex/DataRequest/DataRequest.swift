@@ -28,6 +28,8 @@ public struct DataRequest: Sendable {
     var retriers: [any RequestRetrier] = []
     var interceptors: [any TransportInterceptor] = []
     var timeout: Duration?
+    /// The operation the call performs (``operation(_:)``), bound to ``KonexOperation/current`` while it runs.
+    var operationID: String?
     var errorDecoder: ErrorBodyDecoder?
     var progress: (@Sendable (TransferProgress) -> Void)?
     var reconnection: ReconnectionPolicy?

@@ -14,17 +14,21 @@ public struct InstrumentedRequest: Sendable {
     public let kind: Kind
     /// The endpoint, when the request was made from one.
     public let endpoint: (any KonexRequest)?
+    /// The operation the call named (``DataRequest/operation(_:)``; a generated client's `operationId`): a span name
+    /// and a metric label of bounded cardinality. `nil` when it named none.
+    public let operationID: String?
 
     /// Creates a description (for testing an instrument on its own).
     public init(
         method: HTTPMethod, url: URL?, urlTemplate: String? = nil, kind: Kind = .data,
-        endpoint: (any KonexRequest)? = nil
+        endpoint: (any KonexRequest)? = nil, operationID: String? = nil
     ) {
         self.method = method
         self.url = url
         self.urlTemplate = urlTemplate
         self.kind = kind
         self.endpoint = endpoint
+        self.operationID = operationID
     }
 
     /// Which terminal sends a request; an extensible set, so new kinds never break a `switch`.

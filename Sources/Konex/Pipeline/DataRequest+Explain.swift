@@ -56,7 +56,7 @@ extension DataRequest {
         return PipelineExplanation(
             terminal: terminal, method: method,
             url: (try? built.get())?.url.map { client.redaction.url($0.absoluteString) },
-            endpoint: endpoint.map(Self.typeName),
+            endpoint: endpoint.map(Self.typeName), operationID: operationID,
             adapters: components(shared.adapters, endpoint?.requestAdapters, self.adapters),
             plugins: components(shared.plugins, endpoint?.requestPlugins, self.plugins),
             interceptors: interceptors, transport: Self.typeName(transport),

@@ -58,6 +58,8 @@ public struct PipelineExplanation: Sendable, CustomStringConvertible {
     public let url: String?
     /// The endpoint's type name, when the request was made from a ``KonexRequest``.
     public let endpoint: String?
+    /// The operation the call named (``DataRequest/operation(_:)``), if any.
+    public let operationID: String?
     /// Step 2: adapters, in order.
     public let adapters: [Component]
     /// Steps 3 and 5: plugins, in order.
@@ -86,7 +88,8 @@ public struct PipelineExplanation: Sendable, CustomStringConvertible {
 
     public var description: String {
         var lines = [
-            "\(method.rawValue) \(url ?? "(cannot be built)")\(endpoint.map { " (\($0))" } ?? ""), for \(terminal)…"
+            "\(method.rawValue) \(url ?? "(cannot be built)")\(endpoint.map { " (\($0))" } ?? "")"
+                + "\(operationID.map { ", operation \($0)" } ?? ""), for \(terminal)…"
         ]
         func line(_ label: String, _ items: [String], separator: String = " → ") {
             guard !items.isEmpty else { return }

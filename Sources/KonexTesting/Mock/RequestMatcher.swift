@@ -112,6 +112,18 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         return body(json: json ?? .null)
     }
 
+    /// Matches requests whose call named `id` as its operation (``Konex/DataRequest/operation(_:)``; a generated
+    /// OpenAPI client's `operationId`), whatever their method and path.
+    /// ```swift
+    /// mock.stub(.operation("getPost"), .json(post).delayed(by: .milliseconds(300)))
+    /// ```
+    public static func operation(_ id: String) -> RequestMatcher { RequestMatcher().operation(id) }
+
+    /// Also requires the call to have named `id` as its operation.
+    public func operation(_ id: String) -> RequestMatcher {
+        matching("operation \(id)") { _ in KonexOperation.current == id }
+    }
+
     /// Also requires `test` to return `true`; `label` names the condition in diagnostics.
     public func matching(_ label: String, _ test: @escaping @Sendable (URLRequest) -> Bool) -> RequestMatcher {
         var copy = self
