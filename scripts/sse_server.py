@@ -12,6 +12,11 @@ Endpoints (all GET):
   /bytes?total=52428800&chunk=65536
                                  raw bytes (application/octet-stream) in chunks, as fast as possible
   /many?n=100000                 n small events as fast as possible
+
+The posts API of Playgrounds/OpenAPIExample/openapi.yaml, for the generated client's tests:
+  GET  /posts                    two posts, cacheable for 60 s (each answer counts in /stats as "posts_served")
+  GET  /posts/{id}               post 1 or 2, else 404 {"error": "no such post"}
+  POST /posts                    201 with the new post for `Authorization: Bearer fresh`, else 401 {"error": "expired"}
 """
 import asyncio
 import json
@@ -24,7 +29,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-stats = {"open": 0, "closed": 0}
+stats = {"open": 0, "closed": 0, "posts_served": 0}
+POSTS = [{"id": 1, "title": "Hello"}, {"id": 2, "title": "Konex"}]
 NO_PING = 3600  # sse-starlette pings every 15 s by default; the tests count every byte
 
 
@@ -127,7 +133,26 @@ async def many(request: Request):
     return StreamingResponse(tracked(generate()), media_type="text/event-stream")
 
 
+async def list_posts(request: Request):
+    stats["posts_served"] += 1
+    return JSONResponse(POSTS, headers={"Cache-Control": "max-age=60"})
+
+
+async def get_post(request: Request):
+    post = next((p for p in POSTS if str(p["id"]) == request.path_params["id"]), None)
+    return JSONResponse(post) if post else JSONResponse({"error": "no such post"}, status_code=404)
+
+
+async def create_post(request: Request):
+    if request.headers.get("authorization") != "Bearer fresh":
+        return JSONResponse({"error": "expired"}, status_code=401)
+    body = await request.json()
+    return JSONResponse({"id": 3, "title": body.get("title", "")}, status_code=201)
+
+
 app = Starlette(routes=[
+    Route("/posts", list_posts, methods=["GET"]), Route("/posts", create_post, methods=["POST"]),
+    Route("/posts/{id}", get_post),
     Route("/events", events), Route("/first-then-wait", first_then_wait), Route("/reconnect", reconnect),
     Route("/unauthorized", unauthorized), Route("/forever", forever), Route("/stats", stats_endpoint),
     Route("/bytes", raw_bytes), Route("/many", many),

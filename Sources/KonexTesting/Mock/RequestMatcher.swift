@@ -112,7 +112,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         return body(json: json ?? .null)
     }
 
-    /// Matches requests whose call named `id` as its operation (``Konex/DataRequest/operation(_:)``; a generated
+    /// Matches requests whose call named `id` as its operation (`DataRequest.operation(_:)`; a generated
     /// OpenAPI client's `operationId`), whatever their method and path.
     /// ```swift
     /// mock.stub(.operation("getPost"), .json(post).delayed(by: .milliseconds(300)))

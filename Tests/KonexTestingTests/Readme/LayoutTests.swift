@@ -56,7 +56,7 @@ import Testing
                 })
         }
         let traits = quoted(after: ".trait(\n            name: ", in: manifest)
-        #expect(traits == ["AsyncHTTPClient", "Tracing", "Metrics"])
+        #expect(traits == ["AsyncHTTPClient", "Tracing", "Metrics", "OpenAPI"])
         let traitLine = try #require(readme.split(separator: "\n").first { $0.contains("traits: [") })
         for trait in traits { #expect(traitLine.contains("\"\(trait)\""), "the README's trait line misses \(trait)") }
         for library in quoted(after: ".library(name: ", in: manifest) {

@@ -31,7 +31,7 @@ let posts = try await client.request(GetPosts())
 } }
 
 extension Readme { static func snippet2() async throws {
-#sourceLocation(file: "README.md", line: 75)
+#sourceLocation(file: "README.md", line: 76)
 let posts = try await client.request(GetPosts())  // the endpoint's own components run after the client's
     .withAdapter(.bearer(token))  // rewrites the outgoing request
     .withPlugin(LoggingPlugin())  // observes the request and the response, redacted
@@ -43,7 +43,7 @@ let posts = try await client.request(GetPosts())  // the endpoint's own componen
     _ = posts
 } }
 
-extension Readme { struct Snippet3 {  // README.md line 108
+extension Readme { struct Snippet3 {  // README.md line 109
 
 
 
@@ -74,7 +74,7 @@ struct User: Codable, Sendable, Equatable {
 }
 } }
 
-extension Readme { struct Snippet4 {  // README.md line 142
+extension Readme { struct Snippet4 {  // README.md line 143
 @Test func aSlowEndpointOnAVirtualClock() async throws {
     let clock = ManualClock()
     let mock = MockTransport(clock: clock)
@@ -86,7 +86,7 @@ extension Readme { struct Snippet4 {  // README.md line 142
 }
 } }
 
-extension Readme { struct Snippet5 {  // README.md line 158
+extension Readme { struct Snippet5 {  // README.md line 159
 struct Slideshow: Decodable, Sendable {
     let author: String
 }

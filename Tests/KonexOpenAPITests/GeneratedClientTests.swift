@@ -1,0 +1,113 @@
+#if OpenAPI
+    import Foundation
+    import HTTPTypes
+    import Konex
+    import KonexOpenAPI
+    import KonexTesting
+    import OpenAPIRuntime
+    import PostsAPI
+    import TestSupport
+    import Testing
+
+    /// The client swift-openapi-generator made from Playgrounds/OpenAPIExample/openapi.yaml, run through Konex on
+    /// KonexTesting's mocks and fixtures: no server, no network.
+    @Suite struct GeneratedClientTests {
+        let server = URL(string: "https://api.example.com/v1")!
+
+        func api(_ konex: KonexClient) -> Client { Client(serverURL: server, transport: konex.openAPITransport) }
+
+        @Test func anOperationMockedByItsIDWithADelayOnAManualClock() async throws {
+            let clock = ManualClock()
+            let mock = MockTransport(clock: clock)
+            mock.stub(.operation("getPost"), .json(["id": 1, "title": "Hello"] as JSON).delayed(by: .seconds(2)))
+            let api = api(KonexClient.mocked(mock, clock: clock))
+            let call = Task { try await api.getPost(path: .init(id: 1)) }
+            try await clock.waitForSleepers()  // the call waits on the endpoint's delay…
+            clock.advance(by: .seconds(2))  // …which passes at once
+            #expect(try await call.value.ok.body.json == .init(id: 1, title: "Hello"))
+            #expect(mock.requests.first?.url?.absoluteString == "https://api.example.com/v1/posts/1")
+        }
+
+        @Test func aDocumentedErrorStatusReachesTheGeneratedCodeAsAResponse() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stub(.get("/v1/posts/7"), .json(["error": "no such post"], status: 404))
+            let output = try await api(KonexClient.mocked(mock)).getPost(path: .init(id: 7))
+            #expect(try output.notFound.body.json.error == "no such post")
+        }
+
+        @Test func a401IsRefreshedOnceAndTheOperationRetried() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stub(
+                .post("/v1/posts").header("Authorization", "Bearer fresh"),
+                .json(["id": 3, "title": "New"] as JSON, status: 201))
+            mock.stub(.post("/v1/posts"), .json(["error": "expired"], status: 401))
+            let refreshes = Lock(0)
+            let auth = TokenAuthenticator(credential: .init(accessToken: "stale")) { _ in
+                refreshes.withLock { $0 += 1 }
+                return .init(accessToken: "fresh")
+            }
+            let konex = KonexClient.mocked(mock)
+            konex.adapters = [auth]
+            konex.retriers = [auth]
+            let created = try await api(konex).createPost(body: .json(.init(title: "New"))).created.body.json
+            #expect(created == .init(id: 3, title: "New"))
+            #expect(refreshes.value == 1)
+            #expect(mock.requests.map { $0.header("Authorization") } == ["Bearer stale", "Bearer fresh"])
+        }
+
+        @Test func a401NoRetrierTakesIsTheGeneratedCodesToHandle() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stub(.post("/v1/posts"), .json(["error": "expired"], status: 401))
+            let output = try await api(KonexClient.mocked(mock)).createPost(body: .json(.init(title: "New")))
+            #expect(try output.unauthorized.body.json.error == "expired")
+        }
+
+        @Test func aCacheableListIsServedByTheClientsCache() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stub(
+                .operation("listPosts"),
+                .json([["id": 1, "title": "Hello"]] as JSON, headers: ["Cache-Control": "max-age=60"]))
+            let konex = KonexClient.mocked(mock)
+            konex.interceptors = [HTTPCache(storage: .memory(capacity: 1 << 20), cookieStorage: nil)]
+            let api = api(konex)
+            for _ in 1...3 { #expect(try await api.listPosts().ok.body.json.count == 1) }
+            #expect(mock.requests.count == 1)
+        }
+
+        @Test func serverSentEventsStreamThroughTheRuntimesDecoder() async throws {
+            let clock = ManualClock()
+            let mock = MockTransport(clock: clock)
+            let published = (1...3).map { ServerSentEvent(data: #"{"id":\#($0)}"#, id: String($0)) }
+            mock.stub(.operation("streamEvents"), .events(published, every: .milliseconds(500)))
+            let body = try await api(KonexClient.mocked(mock, clock: clock)).streamEvents().ok.body.textEventStream
+            let reader = Task {
+                var ids: [String] = []
+                for try await event in body.asDecodedServerSentEvents() { ids.append(event.id ?? "") }
+                return ids
+            }
+            for _ in 1...2 {
+                try await clock.waitForSleepers()  // the next event is half a second away: it arrives when it is due
+                clock.advance(by: .milliseconds(500))
+            }
+            #expect(try await reader.value == ["1", "2", "3"])
+        }
+
+        @Test func aFailureKeepsKonexsStageAndRequest() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stub(.operation("listPosts"), .fault(.notConnected))
+            let api = api(KonexClient.mocked(mock))
+            let error = try await requireThrows(ClientError.self) { try await api.listPosts() }
+            #expect(error.operationID == "listPosts")
+            let konex = try #require(error.underlyingError as? KonexError)
+            #expect(konex.stage == .transport)
+            #expect(konex.url?.absoluteString == "https://api.example.com/v1/posts")
+        }
+
+        @Test func aHARFixtureReplaysOffline() async throws {
+            let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")
+            let api = api(try KonexClient.fixtures(fixtures))
+            #expect(try await api.listPosts().ok.body.json.map(\.title) == ["Hello", "Konex"])
+            #expect(try await api.getPost(path: .init(id: 7)).notFound.body.json.error == "no such post")
+        }
+    }
+#endif
