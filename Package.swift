@@ -31,11 +31,13 @@ let package = Package(
         ),
         .trait(
             name: "Tracing",
-            description: "KonexTracing: a span per request over apple/swift-distributed-tracing, W3C trace context injected"
+            description:
+                "KonexTracing: a span per request over apple/swift-distributed-tracing, W3C trace context injected"
         ),
         .trait(
             name: "Metrics",
-            description: "KonexMetrics: request durations, in-flight requests, retries, cache hits over apple/swift-metrics"
+            description:
+                "KonexMetrics: request durations, in-flight requests, retries, cache hits over apple/swift-metrics"
         ),
         .trait(
             name: "OpenAPI",
@@ -80,7 +82,8 @@ let package = Package(
                 .target(name: "CKonexZlib", condition: .when(traits: ["AsyncHTTPClient"])),
                 // AsyncHTTPClient traces too: the transport makes sure one layer, not two, writes the trace context.
                 .product(
-                    name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["AsyncHTTPClient"])),
+                    name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["AsyncHTTPClient"])
+                ),
             ],
             swiftSettings: strict),
         .target(
@@ -97,7 +100,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(
-            name: "konex-tour", dependencies: ["Konex", "KonexTesting", "KonexAsyncHTTPClient"],
+            name: "konex-tour",
+            dependencies: ["Konex", "KonexTesting", "KonexAsyncHTTPClient", "KonexOpenAPI", "PostsAPI"],
             path: "Playgrounds/KonexTour",
             exclude: ["Fixtures", "Recorded"], swiftSettings: strict),
         // A command-line tool calling an API through Konex over AsyncHTTPClient, no server framework (needs the trait).
@@ -109,7 +113,8 @@ let package = Package(
             name: "KonexOpenAPI",
             dependencies: [
                 "Konex",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ],
             swiftSettings: strict),
@@ -118,7 +123,8 @@ let package = Package(
         .target(
             name: "PostsAPI",
             dependencies: [
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ],
             path: "Playgrounds/OpenAPIExample/Sources/PostsAPI", swiftSettings: strict),
@@ -137,7 +143,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "WebSocketKit", package: "websocket-kit", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(
-                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                ),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
             path: "Benchmarks/KonexBench", swiftSettings: strict),
@@ -147,7 +154,8 @@ let package = Package(
             dependencies: [
                 "Konex",
                 .product(
-                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                ),
             ],
             path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
@@ -164,7 +172,8 @@ let package = Package(
             dependencies: [
                 "Konex", "KonexTesting", "KonexAsyncHTTPClient", "KonexTracing", "TestSupport",
                 .product(
-                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                ),
                 // wss against the test server's own certificate.
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
@@ -175,7 +184,8 @@ let package = Package(
             dependencies: [
                 "Konex", "KonexTesting", "KonexTracing", "KonexMetrics", "TestSupport",
                 .product(
-                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                ),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
             ],
             swiftSettings: strict),
@@ -184,7 +194,8 @@ let package = Package(
             name: "KonexOpenAPITests",
             dependencies: [
                 "Konex", "KonexTesting", "KonexOpenAPI", "PostsAPI", "TestSupport", "KonexAsyncHTTPClient",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
             ],
             exclude: ["Fixtures"], swiftSettings: strict),

@@ -107,6 +107,9 @@ struct Tour {
         step(15, "WebSockets through the same pipeline: a 401 refreshed, messages as they arrive")
         try await webSocketDemo()
 
+        step(16, "A client generated from an OpenAPI document, through Konex")
+        try await openAPIDemo()
+
         print(
             "\nDone. \(live ? "Ran live." : "Ran offline on Playgrounds/KonexTour/Fixtures; try --live http://127.0.0.1:PORT against httpbin.")"
         )
