@@ -44,7 +44,7 @@ public final class KonexClient: Sendable {
     public let redaction: Redaction
     /// ``redaction`` when it is not the default: what the pipeline binds to ``Redaction/current`` for each request
     /// and gives the errors it throws (`nil` keeps requests of default clients free of the binding).
-    let ownRedaction: Redaction?
+    let ownRedaction: Redaction.Shared?
     /// What retries wait on; inject a test clock to make backoff instant in tests.
     public let clock: any Clock<Duration>
     /// Where callback forms (`onSuccess`/`onError`, `completion`) run unless a call passes its own `queue`;
@@ -118,7 +118,7 @@ public final class KonexClient: Sendable {
         transportObserver = transport.phaseObserver
         self.redirectPolicy = redirectPolicy
         self.redaction = redaction
-        ownRedaction = redaction == .default ? nil : redaction
+        ownRedaction = redaction == .default ? nil : Redaction.Shared(redaction)
         redirects = Received.Redirects(
             policy: redirectPolicy ?? transport.redirectPolicy, redaction: redaction)
         components = Lock(

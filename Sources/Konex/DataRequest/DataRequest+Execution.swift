@@ -12,10 +12,11 @@ extension DataRequest {
 
     /// The pipeline under the client's own redaction, when it has one.
     private func redacted(body target: BodyTarget) async throws -> Exchange {
-        guard let redaction = client.ownRedaction else { return try await run(body: target) }
+        guard let own = client.ownRedaction else { return try await run(body: target) }
+        let redaction = own.redaction
         do {
             var exchange = try await Redaction.$bound.withValue(redaction) { try await run(body: target) }
-            exchange.redaction = redaction
+            exchange.redaction = own
             return exchange
         } catch {
             var failure = error as? KonexError ?? cancellationError()

@@ -112,13 +112,13 @@ extension DataRequest {
         do {
             return try body(exchange)
         } catch var error as KonexError {
-            error.redaction = error.redaction ?? exchange.redaction
+            error.redaction = error.redaction ?? exchange.redaction?.redaction
             throw error
         } catch {
             var failure = KonexError.decoding(
                 error, keyPath: nil, request: exchange.request, response: exchange.response, data: exchange.received)
             failure.attempt = exchange.timing.attempt
-            failure.redaction = exchange.redaction
+            failure.redaction = exchange.redaction?.redaction
             throw failure
         }
     }

@@ -22,7 +22,7 @@ struct Exchange: Sendable {
     /// The redirects followed to reach ``response``, first to last.
     var redirects: [Redirect] = []
     /// The client's redaction when it is not the default: what errors made from this exchange describe with.
-    var redaction: Redaction? = nil
+    var redaction: Redaction.Shared? = nil
 }
 
 /// Where step 4 puts the response body.

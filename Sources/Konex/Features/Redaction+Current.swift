@@ -17,4 +17,11 @@ extension Redaction {
     /// Bound by the pipeline around a request of a client whose redaction is not the default (the default needs no
     /// binding, so most requests pay nothing for it).
     @TaskLocal static var bound: Redaction?
+
+    /// A client's own redaction, held by reference: what every request and exchange carries is one pointer (`nil` for
+    /// the default), not a copy of seven collections to retain and release.
+    final class Shared: Sendable {
+        let redaction: Redaction
+        init(_ redaction: Redaction) { self.redaction = redaction }
+    }
 }

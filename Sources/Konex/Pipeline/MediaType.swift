@@ -2,30 +2,34 @@
 ///
 /// Works on UTF-8 bytes without Foundation: this runs on every validated response.
 struct MediaType: Sendable, Hashable {
-    let type: [UInt8]
-    let subtype: [UInt8]
+    /// `type/subtype`, lower-cased, without spaces or parameters: one buffer, sized once (a validator made at the call
+    /// site parses its types on every request, and growing two arrays byte by byte cost more than the check itself).
+    private let bytes: [UInt8]
+    /// Where the `/` is in ``bytes``.
+    private let slash: Int
+
+    var type: ArraySlice<UInt8> { bytes[..<slash] }
+    var subtype: ArraySlice<UInt8> { bytes[(slash + 1)...] }
 
     private static let wildcard = [UInt8(ascii: "*")]
 
     /// Parses `type/subtype[; parameters]`; `nil` when it is not of that shape.
     init?(_ value: String) {
-        var type: [UInt8] = []
-        var subtype: [UInt8] = []
-        var seenSlash = false
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count)
+        var slash = -1
         for byte in value.utf8 {
             if byte == UInt8(ascii: ";") { break }
             if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { continue }
             if byte == UInt8(ascii: "/") {
-                if seenSlash { return nil }
-                seenSlash = true
-                continue
+                if slash >= 0 { return nil }
+                slash = bytes.count
             }
-            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-            if seenSlash { subtype.append(lower) } else { type.append(lower) }
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
         }
-        guard seenSlash, !type.isEmpty, !subtype.isEmpty else { return nil }
-        self.type = type
-        self.subtype = subtype
+        guard slash > 0, slash < bytes.count - 1 else { return nil }
+        self.bytes = bytes
+        self.slash = slash
     }
 
     /// Whether the `Content-Type` header value is accepted by one of `patterns`, without allocating.
@@ -54,21 +58,23 @@ struct MediaType: Sendable, Hashable {
             }
             if isBlank(type) || isBlank(subtype) { return false }
             return patterns.contains { pattern in
-                (pattern.type == wildcard || equalIgnoringCaseAndSpaces(type, pattern.type))
-                    && (pattern.subtype == wildcard || equalIgnoringCaseAndSpaces(subtype, pattern.subtype))
+                (pattern.type.elementsEqual(wildcard) || equalIgnoringCaseAndSpaces(type, pattern.type))
+                    && (pattern.subtype.elementsEqual(wildcard) || equalIgnoringCaseAndSpaces(subtype, pattern.subtype))
             }
         }
     }
 
     /// Compares raw header bytes (any case, spaces allowed) with a lower-cased token.
-    private static func equalIgnoringCaseAndSpaces(_ raw: UnsafeBufferPointer<UInt8>, _ token: [UInt8]) -> Bool {
-        var position = 0
+    private static func equalIgnoringCaseAndSpaces(_ raw: UnsafeBufferPointer<UInt8>, _ token: ArraySlice<UInt8>)
+        -> Bool
+    {
+        var position = token.startIndex
         for byte in raw where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
             let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-            guard position < token.count, token[position] == lower else { return false }
+            guard position < token.endIndex, token[position] == lower else { return false }
             position += 1
         }
-        return position == token.count && position > 0
+        return position == token.endIndex && position > token.startIndex
     }
 
     /// Whether `header` (e.g. `application/json; charset=utf-8`) matches one of `patterns`, given as text.

@@ -124,7 +124,7 @@ public final class DataStream: Sendable {
     /// The error a reader sees: always a ``KonexError`` naming this request.
     func konexError(_ error: any Error) -> KonexError {
         var failure = Self.konexError(error, request: request, response: response, attempt: timing.attempt)
-        failure.redaction = failure.redaction ?? source.client.ownRedaction
+        failure.redaction = failure.redaction ?? source.client.ownRedaction?.redaction
         return failure
     }
 
