@@ -103,6 +103,18 @@
             #expect(konex.url?.absoluteString == "https://api.example.com/v1/posts")
         }
 
+        @Test func cancellingTheCallersTaskCancelsTheRequest() async throws {
+            let clock = ManualClock()
+            let mock = MockTransport(clock: clock)
+            mock.stub(.operation("getPost"), .json(["id": 1, "title": "late"] as JSON).delayed(by: .seconds(30)))
+            let api = api(KonexClient.mocked(mock, clock: clock))
+            let call = Task { try await api.getPost(path: .init(id: 1)) }
+            try await clock.waitForSleepers()  // the request is on its way
+            call.cancel()
+            let error = try await requireThrows(ClientError.self) { _ = try await call.value }
+            #expect((error.underlyingError as? KonexError)?.stage == .cancelled)
+        }
+
         @Test func aHARFixtureReplaysOffline() async throws {
             let fixtures = FixtureDirectory(besides: #filePath, named: "Fixtures")
             let api = api(try KonexClient.fixtures(fixtures))

@@ -3,6 +3,7 @@
     import Konex
     import KonexAsyncHTTPClient
     import KonexOpenAPI
+    import KonexTesting
     import OpenAPIRuntime
     import PostsAPI
     import Testing
@@ -47,6 +48,24 @@
             #expect(try await served() == before + 1)  // the cache answered twice
             #expect(try await api.getPost(path: .init(id: 9)).notFound.body.json.error == "no such post")
             #expect(try await api.createPost(body: .json(.init(title: "Live"))).created.body.json.title == "Live")
+        }
+
+        /// Recorded once from the real server by the generated client, then replayed offline by the same client.
+        @Test func aSessionRecordedLiveReplaysOffline() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let recorder = try RecordingTransport(
+                live: URLSessionTransport(configuration: .ephemeral),
+                fixture: folder.appendingPathComponent("posts.har"),
+                mode: .all, environment: [:])
+            let live = Client(serverURL: Self.server, transport: KonexClient(transport: recorder).openAPITransport)
+            let recorded = try await live.listPosts().ok.body.json
+            _ = try await live.getPost(path: .init(id: 9)).notFound
+
+            let offline = Client(
+                serverURL: Self.server, transport: try KonexClient.fixtures(FixtureDirectory(folder)).openAPITransport)
+            #expect(try await offline.listPosts().ok.body.json == recorded)
+            #expect(try await offline.getPost(path: .init(id: 9)).notFound.body.json.error == "no such post")
         }
 
         @Test(arguments: ["urlsession", "ahc"])

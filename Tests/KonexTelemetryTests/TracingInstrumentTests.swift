@@ -122,6 +122,15 @@
             }
         }
 
+        @Test func aNamedOperationNamesTheSpan() async throws {
+            let mock = MockTransport(clock: ImmediateClock()).stubbing(.operation("getPost"), .string("{}"))
+            _ = try await client(mock).request(GetPost(id: 1)).operation("getPost").responseData()
+            let span = try onlySpan
+            #expect(span.operationName == "getPost")
+            #expect(span.attributes.get("konex.operation") == .string("getPost"))
+            #expect(span.attributes.get("url.template") == .string("/posts/{id}"))
+        }
+
         @Test func anUnvalidated5xxIsStillAFailedCallForTheSpan() async throws {
             let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/v1/x"), .status(500))
             _ = try await client(mock).request("x").responseData()

@@ -78,7 +78,8 @@ let baseURL = URL(string: "http://127.0.0.1:\(port)")!
 
 /// One generated-client call, as the generated code makes it: the head, no body, the operation's name; the body read.
 func call(_ transport: any ClientTransport) async throws {
-    let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/posts/1", headerFields: [.accept: "application/json"])
+    let request = HTTPRequest(
+        method: .get, scheme: nil, authority: nil, path: "/posts/1", headerFields: [.accept: "application/json"])
     let (response, body) = try await transport.send(request, body: nil, baseURL: baseURL, operationID: "getPost")
     guard response.status == .ok, let body else { fatalError("unexpected \(response.status)") }
     let data = try await Data(collecting: body, upTo: 1 << 20)
@@ -112,7 +113,8 @@ let cases: [(name: String, konex: any ClientTransport, stock: any ClientTranspor
     ),
 ]
 
-print("\(requests) sequential small GETs a side, \(rounds) rounds, a keep-alive loopback server (NIO) in its own process")
+print(
+    "\(requests) sequential small GETs a side, \(rounds) rounds, a keep-alive loopback server (NIO) in its own process")
 for (name, konex, stock) in cases {
     for _ in 0..<3 {  // warm-up: connections open, caches filled
         try await call(konex)
