@@ -148,16 +148,26 @@
 #endif
 
 #if AsyncHTTPClient
-    /// AsyncHTTPClientTransport meets the whole transport contract, with no declared limit.
+    /// AsyncHTTPClientTransport against the whole transport contract: Konex's own checks all pass; two of the HTTP
+    /// client API proposal's raw-server cases are AsyncHTTPClient's (SwiftNIO's) limits, declared with the reason.
     @Suite(.enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
     struct AsyncHTTPClientTransportContractTests {
-        @Test func meetsTheWholeContract() async throws {
+        static let limits = [
+            "204 and 304 that announce a Content-Length end without a body":
+                "AsyncHTTPClient waits for the bytes a 304 announces on a connection kept open, until its deadline (its 204 ends at once; curl ends both at once)",
+            "a body without a length ends when the server closes":
+                "AsyncHTTPClient reports a body delimited by the server's close as HTTPClientError.remoteConnectionClosed (RFC 9112 §6.3 allows it)",
+        ]
+
+        @Test func meetsTheContractExceptItsDeclaredLimits() async throws {
             let server = try #require(AsyncHTTPClientTransportTests.server, "scripts/test exports KONEX_HTTPBIN_URL")
-            let outcomes = await TransportContract(transport: AsyncHTTPClientTransport.shared, server: server).run()
+            let outcomes = await TransportContract(
+                transport: AsyncHTTPClientTransport.shared, server: server, knownLimits: Self.limits
+            ).run()
             #expect(outcomes.count == TransportContract.checks.count)
             for outcome in outcomes {
                 print("AsyncHTTPClientTransport contract: \(outcome)")
-                #expect(outcome.failure == nil, "\(outcome)")
+                #expect(outcome.isAcceptable, "\(outcome)")
             }
         }
     }
