@@ -130,13 +130,10 @@ extension DataRequest {
     {
         // `Empty` means "the body does not matter": whatever arrived (JSON or not) is accepted unread. (Compared by
         // identifier: `==` on metatypes wraps both in optionals, a metadata lookup on every response.)
-        if ObjectIdentifier(type) == ObjectIdentifier(Empty.self), let empty = Empty() as? T { return empty }
+        if ObjectIdentifier(type) == ObjectIdentifier(Empty.self) { return ignoredBody(as: type) }
         let data = exchange.data
         if (data.first.map(Self.isWhitespace) ?? true) && data.allSatisfy(Self.isWhitespace) {
-            if let empty = type as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
-            throw KonexError.decoding(
-                EmptyBodyFailure(type: type, statusCode: exchange.response.statusCode), keyPath: nil,
-                request: exchange.request, response: exchange.response, data: exchange.received)
+            return try emptyValue(of: type, for: exchange)
         }
         do {
             guard let keyPath else { return try decoder.decode(type, from: data) }
@@ -146,6 +143,23 @@ extension DataRequest {
                 error, keyPath: keyPath, request: exchange.request,
                 response: exchange.response, data: exchange.received)
         }
+    }
+
+    // The two helpers below are not inlined into `decode`: a `T?` there makes every response look up `Optional<T>`'s
+    // metadata at run time (about a thousand instructions a request, in a hash map whose probes depend on the
+    // binary's layout), for paths taken only by `Empty` and by empty bodies.
+
+    /// `Empty()` as `T`, which is `Empty` (checked by the caller).
+    @inline(never)
+    private static func ignoredBody<T>(as type: T.Type) -> T { Empty() as! T }
+
+    /// The value of an empty body: an ``EmptyDecodable`` type's `emptyValue`, else the error that names the body.
+    @inline(never)
+    private static func emptyValue<T: Decodable>(of type: T.Type, for exchange: Exchange) throws -> T {
+        if let empty = type as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
+        throw KonexError.decoding(
+            EmptyBodyFailure(type: type, statusCode: exchange.response.statusCode), keyPath: nil,
+            request: exchange.request, response: exchange.response, data: exchange.received)
     }
 
     /// JSON's four whitespace bytes. A body is checked byte by byte only when it starts with one (rarely).
