@@ -159,7 +159,9 @@ enum Received {
         case .file:
             let file = BodyFile.temporary()
             try data.write(to: file)
-            return (errorHead(of: response, in: file), response, Body(file: file))
+            // The start of an error body is at hand: not read back from the file just written.
+            let head = (200..<300).contains(response.statusCode) ? Data() : data.prefix(BodyFile.errorBodyLimit)
+            return (head, response, Body(file: file))
         case .stream:
             return try await streamed(ByteStream(data), response)
         }

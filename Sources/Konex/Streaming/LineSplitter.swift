@@ -66,16 +66,7 @@ struct LineSplitter: Sendable {
 /// UTF-8 text from bytes that must be valid UTF-8 (no replacement characters slipped in).
 enum UTF8Text {
     static func decode(_ bytes: UnsafeRawBufferPointer) throws -> String {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            if bytes[index] < 0x80 {
-                index += 1
-                continue
-            }
-            guard let length = UTF8Validation.sequenceLength(bytes, at: index) else { throw invalid(at: index) }
-            index += length
-        }
+        if let offset = UTF8Validation.firstInvalidOffset(bytes) { throw invalid(at: offset) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

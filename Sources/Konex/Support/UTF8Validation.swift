@@ -30,4 +30,21 @@ enum UTF8Validation {
         for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
         return length
     }
+
+    /// The offset (from the start of `bytes`) of the first byte that does not begin a well-formed sequence; `nil`
+    /// when all of `bytes` is UTF-8.
+    @inline(__always)
+    static func firstInvalidOffset<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Int?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] < 0x80 {
+                index += 1
+                continue
+            }
+            guard let length = sequenceLength(bytes, at: index) else { return index - bytes.startIndex }
+            index += length
+        }
+        return nil
+    }
 }

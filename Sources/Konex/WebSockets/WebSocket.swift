@@ -51,14 +51,13 @@ public final class WebSocket: Sendable {
     }
 
     deinit {
-        let (channel, pinger, open, recorders, attempts, response) = state.withLock { state in
-            defer { state.recorders = nil }
-            return (state.channel, state.pinger, !state.closing, state.recorders, state.attempts, state.response)
+        let (channel, pinger, open, response) = state.withLock {
+            ($0.channel, $0.pinger, !$0.closing, $0.response)
         }
         pinger?.cancel()
         // Released without close(): the span and the open-connections gauge end here, once (close() took them if it
         // ran first).
-        recorders?.end(.success(response), attempts: attempts)
+        end(.success(response))
         // A socket nobody holds is read by nobody: close it rather than keep the server waiting.
         if open, channel.closeCode == nil { Task { await channel.close(code: .goingAway, reason: "") } }
     }

@@ -28,10 +28,12 @@ package enum WebSocketClosePayload {
             guard isValidPeerCode(code) else {
                 return .violation("a close frame carried the code \(code)", closeWith: .protocolError)
             }
-            guard let reason = validUTF8(bytes[2...]) else {
+            // A close reason is refused when it is not UTF-8, never repaired.
+            let reason = bytes[2...]
+            guard UTF8Validation.firstInvalidOffset(reason) == nil else {
                 return .violation("the close frame's reason was not valid UTF-8", closeWith: .invalidFramePayloadData)
             }
-            return .closed(code, reason: reason)
+            return .closed(code, reason: String(decoding: reason, as: UTF8.self))
         }
     }
 
@@ -60,21 +62,5 @@ package enum WebSocketClosePayload {
             result.append(character)
         }
         return result
-    }
-
-    /// The bytes as text when they are well-formed UTF-8 (a close reason is refused, not repaired).
-    private static func validUTF8(_ bytes: ArraySlice<UInt8>) -> String? {
-        let bytes = Array(bytes)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] < 0x80 {
-                index += 1
-            } else if let length = UTF8Validation.sequenceLength(bytes, at: index) {
-                index += length
-            } else {
-                return nil
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
