@@ -144,7 +144,7 @@ extension Result {
                     calls + [
                         {
                             _ = try JSONDecoder().decode(
-                                Small.self, from: try await transport.send(URLRequest(url: url)).0)
+                                Small.self, from: try await transport.data(for: URLRequest(url: url)).0)
                         },
                         {
                             _ = try JSONDecoder().decode(

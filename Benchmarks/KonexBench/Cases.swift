@@ -185,7 +185,7 @@ struct Benchmarks {
                 for _ in 0..<count {
                     switch variant {
                     case "transport":
-                        let (data, response) = try await konex.transport.send(URLRequest(url: url))
+                        let (data, response) = try await konex.transport.data(for: URLRequest(url: url))
                         guard response.statusCode == 200 else { throw ServerError("bad status") }
                         _ = try JSONDecoder().decode(Small.self, from: data)
                     case "data":
@@ -447,8 +447,8 @@ extension Sequence {
 
 struct DataForTransport: Transport {
     let session: URLSession
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
-        return (data, response as! HTTPURLResponse)
+    func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+        let (data, response) = try await session.data(for: request.urlRequest)
+        return (ResponseHead(response as! HTTPURLResponse), ResponseBody(data))
     }
 }

@@ -18,7 +18,7 @@ func micro() async throws {
     let built = URLRequest(url: URL(string: "https://bench.test/small")!)
     await time("URL(string:)") { _ = URL(string: "https://bench.test/small") }
     await time("URLRequest(url:)") { _ = URLRequest(url: built.url!) }
-    try await time("mock.send") { _ = try await mock.send(built) }
+    try await time("mock.send") { _ = try await mock.data(for: built) }
     try await time("responseData") { _ = try await request.responseData() }
     // For `perf record`: KONEX_BENCH_PROFILE=1 repeats the full request path long enough to sample.
     if ProcessInfo.processInfo.environment["KONEX_BENCH_PROFILE"] == "1" {
@@ -71,7 +71,7 @@ func micro() async throws {
     let instant = InstantTransport(body: body, url: built.url!)
     let instantClient = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: instant)
     func rawEquivalent() async throws {
-        let (data, response) = try await instant.send(URLRequest(url: smallURL))
+        let (data, response) = try await instant.data(for: URLRequest(url: smallURL))
         guard response.statusCode == 200 else { throw ServerError("bad status") }
         _ = try JSONDecoder().decode(Small.self, from: data)
     }
@@ -101,13 +101,17 @@ func micro() async throws {
 /// Answers every request at once with the same body and head: no matching, no journal.
 struct InstantTransport: Transport {
     let body: Data
-    let head: HTTPURLResponse
+    let head: ResponseHead
 
     init(body: Data, url: URL) {
         self.body = body
-        head = HTTPURLResponse(
-            url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
+        head = ResponseHead(
+            HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
+        )
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { (body, head) }
+    func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+        (head, ResponseBody(body))
+    }
 }

@@ -163,9 +163,11 @@ struct Tour {
         struct Counting: Transport {
             let inner: any Transport
             let calls = Lock(0)
-            func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            func send(_ request: TransportRequest, context: TransportContext) async throws -> (
+                ResponseHead, ResponseBody
+            ) {
                 calls.withLock { $0 += 1 }
-                return try await inner.send(request)
+                return try await inner.send(request, context: context)
             }
         }
         let counting = Counting(inner: client.transport)

@@ -5,18 +5,17 @@
     import NIOCore
     import NIOHTTP1
 
-    // Between Foundation's request and response types and AsyncHTTPClient's, and its errors as URLErrors.
+    // Between Konex's request and response heads and AsyncHTTPClient's, and its errors as URLErrors.
     extension AsyncHTTPClientTransport {
         /// `request` for AsyncHTTPClient. With `uploadProgress`, the body goes out in 64 KiB chunks that NIO pulls as
         /// the socket takes them, each pull reported; without it, in one buffer.
         static func request(
-            _ request: URLRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+            _ request: TransportRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
         ) throws -> HTTPClientRequest {
-            guard let url = request.url else { throw URLError(.badURL) }
-            var converted = HTTPClientRequest(url: url.absoluteString)
-            converted.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-            for (name, value) in request.allHTTPHeaderFields ?? [:] { converted.headers.add(name: name, value: value) }
-            if let body = request.httpBody {
+            var converted = HTTPClientRequest(url: request.url.absoluteString)
+            converted.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+            for (name, value) in request.head.headerFields { converted.headers.add(name: name, value: value) }
+            if let body = try request.body?.collect(upTo: Int.max) {
                 if let uploadProgress, !body.isEmpty {
                     converted.body = .stream(
                         UploadChunks(body: body, report: uploadProgress), length: .known(Int64(body.count)))
@@ -27,9 +26,11 @@
             return converted
         }
 
-        static func response(_ response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
-            try Self.response(
-                status: Int(response.status.code), version: response.version, headers: response.headers, url: url)
+        /// The head as Konex reads it: every field kept, repeats and case as sent, no Foundation response made.
+        static func head(of response: HTTPClientResponse, url: URL) -> ResponseHead {
+            ResponseHead(
+                statusCode: Int(response.status.code),
+                headerFields: HTTPHeaders(keepingRepeats: response.headers.lazy.map { ($0.name, $0.value) }), url: url)
         }
 
         /// A head as Foundation names it, for the HTTP transport and the WebSocket handshake alike.

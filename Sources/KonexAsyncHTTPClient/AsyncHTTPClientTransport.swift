@@ -21,7 +21,7 @@
     /// let transport = AsyncHTTPClientTransport(client: http, headTimeout: .seconds(2), bodyTimeout: .seconds(30))
     /// defer { Task { try await http.shutdown() } }
     /// ```
-    public final class AsyncHTTPClientTransport: StreamingTransport, DownloadTransport {
+    public final class AsyncHTTPClientTransport: Transport {
         /// The client requests go through.
         public let client: HTTPClient
         /// The redirects a client over this transport follows (Konex follows them above the transport, by the rules
@@ -104,42 +104,36 @@
             return client
         }
 
-        public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            let (head, body, url, limits) = try await head(for: request)
-            do {
-                let data = try await withBodyLimits(limits) { activity in
-                    var collected = Data(
-                        reservingFor: head.headers.first(name: "content-length").flatMap { Int64($0) })
-                    for try await buffer in body {
-                        activity.arrived()
-                        collected.append(contentsOf: buffer.readableBytesView)
+        /// Sends `request` once (a redirect is the answer) and returns at the head: the body collected when the
+        /// caller takes it whole, else pulled by the reader (a slow reader slows the socket; a download is written
+        /// by Konex as it arrives).
+        public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
+            ResponseHead, ResponseBody
+        ) {
+            let upload: (@Sendable (TransferProgress) -> Void)? =
+                context.observesProgress ? { @Sendable in context.reportUpload($0) } : nil
+            let (head, body, url, limits) = try await self.head(for: request, uploadProgress: upload)
+            let response = Self.head(of: head, url: url)
+            guard context.delivery != .whole else {
+                do {
+                    let data = try await withBodyLimits(limits) { activity in
+                        var collected = Data(
+                            reservingFor: head.headers.first(name: "content-length").flatMap(Int64.init))
+                        for try await buffer in body {
+                            activity.arrived()
+                            collected.append(contentsOf: buffer.readableBytesView)
+                        }
+                        return collected
                     }
-                    return collected
+                    return (response, ResponseBody(data))
+                } catch {
+                    throw Self.transportError(error, url: url)
                 }
-                return (data, try Self.response(head, url: url))
-            } catch {
-                throw Self.transportError(error, url: url)
             }
-        }
-
-        public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
-            try await stream(request, bufferLimit: bufferLimit, observer: nil)
-        }
-
-        /// Streams as ``stream(_:bufferLimit:)`` does, reporting the request body's progress as NIO takes it.
-        public func stream(_ request: URLRequest, bufferLimit: Int, observer: TransferObserver) async throws -> (
-            HTTPURLResponse, ByteStream
-        ) {
-            try await stream(request, bufferLimit: bufferLimit, observer: Optional(observer))
-        }
-
-        private func stream(_ request: URLRequest, bufferLimit: Int, observer: TransferObserver?) async throws -> (
-            HTTPURLResponse, ByteStream
-        ) {
-            let (head, body, url, limits) = try await head(for: request, uploadProgress: observer?.progress)
-            let response = try Self.response(head, url: url)
             let pump = Lock<Task<Void, Never>?>(nil)
-            let (stream, continuation) = ByteStream.makeStream(bufferLimit: bufferLimit) { pump.value?.cancel() }
+            let (stream, continuation) = ByteStream.makeStream(bufferLimit: context.bufferLimit) {
+                pump.value?.cancel()
+            }
             pump.value = Task {
                 do {
                     try await withBodyLimits(limits) { activity in
@@ -156,35 +150,7 @@
                     continuation.finish(throwing: Self.transportError(error, url: url))
                 }
             }
-            return (response, stream)
-        }
-
-        /// Bytes are counted as they arrive: with a progress handler set, Konex streams the request and reports
-        /// each chunk.
-        public var reportsIncrementalProgress: Bool { true }
-
-        public func download(_ request: URLRequest) async throws -> (URL, HTTPURLResponse) {
-            let (head, body, url, limits) = try await head(for: request)
-            let response = try Self.response(head, url: url)
-            let file = BodyFile.temporary()
-            guard FileManager.default.createFile(atPath: file.path, contents: nil),
-                let handle = try? FileHandle(forWritingTo: file)
-            else { throw URLError(.cannotCreateFile, url: url) }
-            do {
-                try await withBodyLimits(limits) { activity in
-                    // Written as it arrives: a large download costs a buffer of memory, never the whole body.
-                    for try await buffer in body {
-                        activity.arrived()
-                        try handle.write(contentsOf: Data(buffer.readableBytesView))
-                    }
-                }
-                try handle.close()
-                return (file, response)
-            } catch {
-                try? handle.close()
-                try? FileManager.default.removeItem(at: file)
-                throw Self.transportError(error, url: url)
-            }
+            return (response, ResponseBody(stream))
         }
 
         /// Sends one request through AsyncHTTPClient, with exactly one layer writing the trace context.
@@ -216,14 +182,12 @@
         /// Sends `request` once (a redirect is the answer: Konex follows it above the transport) and returns the head
         /// and its body.
         private func head(
-            for request: URLRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+            for request: TransportRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)?
         ) async throws -> (
             HTTPClientResponse, HTTPClientResponse.Body, URL, BodyLimits
         ) {
-            guard let url = request.url else { throw URLError(.badURL) }
-            let requestTimeout: Duration? =
-                request.timeoutInterval > 0 && request.timeoutInterval.isFinite
-                ? .milliseconds(Int64(min(request.timeoutInterval, 86_400) * 1_000)) : nil
+            let url = request.url
+            let requestTimeout = request.head.timeout.map { Swift.min($0, .seconds(86_400)) }
             let headLimit = [headTimeout, requestTimeout].compactMap { $0 }.min()
             let response: HTTPClientResponse
             do {

@@ -70,11 +70,11 @@ struct HTTPIntegrationTests {
     @Test func theObservingSendWorksOverFoundationNetworkingToo() async throws {
         // Apple platforms route requests through it (phases and upload progress); on Linux it must simply work.
         let phases = Lock<TransferPhases?>(nil)
-        let (data, response) = try await URLSessionTransport(configuration: .ephemeral).send(
-            URLRequest(url: Server.url!.appendingPathComponent("json")),
-            observer: TransferObserver(progress: nil, phases: { phases.value = $0 }))
+        let (response, body) = try await URLSessionTransport(configuration: .ephemeral).send(
+            TransportRequest(URLRequest(url: Server.url!.appendingPathComponent("json"))),
+            context: TransportContext(onPhases: { phases.value = $0 }))
         #expect(response.statusCode == 200)
-        #expect(!data.isEmpty)
+        #expect(try await !body.collect(upTo: 1 << 20).isEmpty)
         #if canImport(FoundationNetworking)
             #expect(phases.value == nil)  // FoundationNetworking never delivers URLSessionTaskMetrics
         #endif

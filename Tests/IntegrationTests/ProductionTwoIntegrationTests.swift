@@ -9,14 +9,14 @@ final class CountingTransport: Transport {
     var calls: Int { state.value.calls }
     var peak: Int { state.value.peak }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
         state.withLock { state in
             state.calls += 1
             state.now += 1
             state.peak = max(state.peak, state.now)
         }
         defer { state.withLock { $0.now -= 1 } }
-        return try await inner.send(request)
+        return try await inner.send(request, context: context)
     }
 }
 

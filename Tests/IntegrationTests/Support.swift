@@ -14,7 +14,7 @@ enum Live {
     static let name = ProcessInfo.processInfo.environment["KONEX_TRANSPORT"] ?? "urlsession"
     static var isAsyncHTTPClient: Bool { name == "ahc" }
 
-    static func transport(redirectPolicy: RedirectPolicy = .follow) -> any StreamingTransport & DownloadTransport {
+    static func transport(redirectPolicy: RedirectPolicy = .follow) -> any Transport {
         switch name {
         case "urlsession":
             return URLSessionTransport(configuration: .ephemeral, redirectPolicy: redirectPolicy)

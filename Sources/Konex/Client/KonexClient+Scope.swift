@@ -2,24 +2,8 @@
 struct TransportScope: Sendable {
     let transport: any Transport
     let clock: (any Clock<Duration>)?
-    let observer: (any ObservingTransport)?
-
-    init(transport: any Transport, clock: (any Clock<Duration>)?) {
-        self.transport = transport
-        self.clock = clock
-        observer = transport.phaseObserver
-    }
 
     @TaskLocal static var current: TransportScope?
-}
-
-extension Transport {
-    /// The transport as an ``ObservingTransport`` when phases are worth asking for, else `nil`. Looked up once per
-    /// client or scope: a dynamic cast on every request costs a conformance lookup, cold by the time a response is in.
-    var phaseObserver: (any ObservingTransport)? {
-        guard let observing = self as? any ObservingTransport, observing.reportsTransferPhases else { return nil }
-        return observing
-    }
 }
 
 extension KonexClient {
@@ -49,14 +33,14 @@ extension KonexClient {
             TransportScope(transport: transport, clock: clock), operation: operation, isolation: isolation)
     }
 
-    /// The transport requests go through now (a scope's, else this client's own), with its phase observer (see
-    /// ``Transport/phaseObserver``) and how its requests follow redirects.
-    var activeRoute: (transport: any Transport, observer: (any ObservingTransport)?, redirects: Received.Redirects) {
+    /// The transport requests go through now (a scope's, else this client's own), and how its requests follow
+    /// redirects.
+    var activeRoute: (transport: any Transport, redirects: Received.Redirects) {
         // One task-local read a request: a scope's transport, with the client's policy else that transport's.
-        guard let scope = TransportScope.current else { return (transport, transportObserver, redirects) }
+        guard let scope = TransportScope.current else { return (transport, redirects) }
         let redirects = Received.Redirects(
             policy: redirectPolicy ?? scope.transport.redirectPolicy, redaction: redaction)
-        return (scope.transport, scope.observer, redirects)
+        return (scope.transport, redirects)
     }
 
     /// The clock waits use now: a scope's, else this client's own.

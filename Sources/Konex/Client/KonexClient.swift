@@ -54,8 +54,6 @@ public final class KonexClient: Sendable {
     private let components: Lock<Components>
     /// `baseURL` as text, without trailing slashes, checked once: relative paths are joined to it on every request.
     let basePrefix: CheckedBase?
-    /// ``transport`` as an observing transport, when it reports phases.
-    let transportObserver: (any ObservingTransport)?
     /// How requests over ``transport`` follow redirects, settled once.
     let redirects: Received.Redirects
 
@@ -115,7 +113,6 @@ public final class KonexClient: Sendable {
         self.clock = clock
         self.callbackQueue = callbackQueue
         basePrefix = baseURL.map(CheckedBase.init)
-        transportObserver = transport.phaseObserver
         self.redirectPolicy = redirectPolicy
         self.redaction = redaction
         ownRedaction = redaction == .default ? nil : Redaction.Shared(redaction)

@@ -38,8 +38,8 @@ extension DataRequest {
     /// ending on its total (a body without `Content-Length` learns its total at the end). Over ``URLSessionTransport``
     /// the request goes through its streaming session, whose delegate hears the request body leave and each chunk of
     /// the response arrive, on Linux as on Apple platforms; `download(to:)` then writes the chunks to its file as they
-    /// come. Over a transport whose ``Transport/reportsIncrementalProgress`` is `false` only the start and the end of
-    /// each direction are reported, never invented intermediate values.
+    /// come. Over a transport that returns bodies whole (a mock, say) only the start and the end of each direction are
+    /// reported, never invented intermediate values.
     /// ```swift
     /// let file = try await client.request("/exports/q3.pdf")
     ///     .onProgress { progress in print(progress.direction, progress.fractionCompleted ?? 0) }
@@ -54,9 +54,9 @@ extension DataRequest {
 
     /// Downloads the body to `destination`, streamed to disk and moved into place atomically.
     ///
-    /// Over a ``DownloadTransport`` (``URLSessionTransport`` is one) the body goes straight to a temporary file, so a
-    /// 1 GB download costs kilobytes of memory and `maximumResponseSize` does not apply; over another transport the
-    /// body is received whole, then written. The file is then renamed over `destination`, so `destination` is
+    /// Konex writes the body to a temporary file as it arrives, over every transport (``URLSessionTransport`` writes it
+    /// itself, with a download task), so a 1 GB download costs kilobytes of memory and `maximumResponseSize` does not
+    /// apply; a body a transport returns whole is written at once. The file is then renamed over `destination`, so `destination` is
     /// either the old file or the complete new one; the temporary file is removed on failure and on cancellation.
     /// Validators see the status and headers (and the start of an error body); processors do not apply, since the
     /// file holds the body as received.

@@ -11,7 +11,7 @@ extension DataRequest {
         let report = progress.map { ProgressReport($0, request: request) }
         report?.started()
         do {
-            let (transport, observer, redirects) = client.activeRoute
+            let (transport, redirects) = client.activeRoute
             var reply: TransportReply?
             let (data, response, body): (Data, HTTPURLResponse, Received.Body)
             if let chain {
@@ -28,8 +28,8 @@ extension DataRequest {
                 (data, response, body) = try await Received.following(request, redirects: redirects) { hop in
                     let replied = try await chain.reply(to: hop, delivery: delivery) { request in
                         let (data, response, body) = try await Received.receiveOnce(
-                            request, over: transport, observer: observer, into: target,
-                            report: delivery == .whole ? nil : report, limit: client.maximumResponseSize)
+                            request, over: transport, into: target, report: delivery == .whole ? nil : report,
+                            limit: client.maximumResponseSize)
                         var reply = TransportReply(data: data, response: response)
                         reply.received = body
                         return reply
@@ -53,7 +53,7 @@ extension DataRequest {
                 (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
             } else {
                 (data, response, body) = try await Received.receive(
-                    request, over: transport, observer: observer, into: target, report: report, redirects: redirects,
+                    request, over: transport, into: target, report: report, redirects: redirects,
                     limit: client.maximumResponseSize)
             }
             let file = body.file

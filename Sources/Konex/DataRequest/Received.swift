@@ -1,7 +1,7 @@
 import Foundation
 
 /// Step 4's ways to take the body: whole into memory, into a file, or as it arrives; counted as it comes when a
-/// progress handler is set and the transport can stream.
+/// progress handler is set and the transport streams.
 enum Received {
     /// What the transport said besides the head and the in-memory bytes.
     struct Body: Sendable {
@@ -20,12 +20,11 @@ enum Received {
     /// Receives the body of `request` as `target` asks, following redirects by ``RedirectRules`` and `redirects`.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func receive(
-        _ request: URLRequest, over transport: any Transport, observer phaseObserver: (any ObservingTransport)?,
-        into target: BodyTarget, report: ProgressReport?, redirects: Redirects, limit: Int?
+        _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
+        redirects: Redirects, limit: Int?
     ) async throws -> (Data, HTTPURLResponse, Body) {
         try await following(request, redirects: redirects) { hop in
-            try await receiveOnce(
-                hop, over: transport, observer: phaseObserver, into: target, report: report, limit: limit)
+            try await receiveOnce(hop, over: transport, into: target, report: report, limit: limit)
         }
     }
 
@@ -83,69 +82,71 @@ enum Received {
 
     /// Receives the body of `request` as `target` asks. For a file or a stream, the returned data is only the start
     /// of an error body (when the status is outside 200..<300), so validators and error models still see it.
-    /// `observer` is `transport` itself when it reports phases (``Transport/phaseObserver``).
-    // Inlined, like the other steps between a terminal and `URLSession`: every async frame is entered and resumed
-    // once a request, with cold caches after FoundationNetworking's own work, so each frame saved shows.
-    /// `limit` is ``KonexClient/maximumResponseSize`` for a body read into memory: over a transport that streams,
-    /// reading stops at the limit (a `Content-Length` over it is refused before any of the body is read).
+    /// `limit` is ``KonexClient/maximumResponseSize`` for a body read into memory: a `Content-Length` over it is
+    /// refused before any of the body is read, and reading stops at it.
+    // Inlined, like the other steps between a terminal and the transport: every async frame is entered and resumed
+    // once a request, with cold caches after the transport's own work, so each frame saved shows.
     @inline(__always) static func receiveOnce(
-        _ request: URLRequest, over transport: any Transport, observer phaseObserver: (any ObservingTransport)?,
-        into target: BodyTarget, report: ProgressReport?, limit: Int? = nil
+        _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
+        limit: Int? = nil
     ) async throws -> (Data, HTTPURLResponse, Body) {
-        // Made only when someone listens: most requests have no progress handler and run where no phases arrive.
-        func observed() -> (TransferObserver, Lock<TransferPhases?>) {
-            let phases = Lock<TransferPhases?>(nil)
-            let progress = report.map { report in { @Sendable (progress: TransferProgress) in report.upload(progress) }
-            }
-            return (TransferObserver(progress: progress, phases: { phases.value = $0 }), phases)
-        }
-        if let report, transport.reportsIncrementalProgress, let streamer = transport as? any StreamingTransport {
-            let (observer, phases) = observed()
-            if let counted = try await counted(
-                request, over: streamer, into: target, observer: observer, report: report, limit: limit)
-            {
-                var body = counted.2
-                body.phases = phases.value
-                return (counted.0, counted.1, body)
-            }
-        }
+        let phases = PhaseRecord()
+        let progress = report.map { report in { @Sendable (progress: TransferProgress) in report.upload(progress) } }
+        let observer = TransferObserver(progress: progress, phases: phases.record)
+        // The transport's hint: a body read into memory is asked for whole, unless it is counted or limited as it
+        // comes; then, like a stream, as it arrives.
+        let context: TransportContext
         switch target {
-        case .memory:
-            if let limit, let streamer = transport as? any StreamingTransport {
-                let (observer, phases) = observed()
-                let (data, response) = try await collect(
-                    request, over: streamer, limit: limit, observer: phaseObserver == nil ? nil : observer)
-                return (data, response, Body(phases: phases.value))
+        case .memory, .webSocket:
+            if let limit {
+                let bufferLimit = Swift.max(ByteStream.defaultBufferLimit, Swift.min(limit, Int.max / 2) + 1)
+                context = TransportContext(delivery: .incremental, bufferLimit: bufferLimit, observer: observer)
+            } else {
+                context = TransportContext(
+                    delivery: report == nil ? .whole : .incremental, bufferLimit: ByteStream.defaultBufferLimit,
+                    observer: observer)
             }
-            if let observing = phaseObserver {
-                let (observer, phases) = observed()
-                let (data, response) = try await observing.send(request, observer: observer)
-                return (data, response, Body(phases: phases.value))
-            }
-            let (data, response) = try await transport.send(request)
-            return (data, response, Body())
         case .file:
-            let file: URL
-            let response: HTTPURLResponse
-            guard let downloader = transport as? any DownloadTransport else {
-                let (data, response) = try await transport.send(request)
-                return try await delivered(data, response, as: target)
-            }
-            (file, response) = try await downloader.download(request)
-            return (errorHead(of: response, in: file), response, Body(file: file))
+            context = TransportContext(delivery: .file, bufferLimit: ByteStream.defaultBufferLimit, observer: observer)
         case .stream(let bufferLimit):
-            guard let streamer = transport as? any StreamingTransport else {
-                let (data, response) = try await transport.send(request)
-                return try await delivered(data, response, as: target)
-            }
-            let (response, stream) =
-                report == nil
-                ? try await streamer.stream(request, bufferLimit: bufferLimit)
-                : try await streamer.stream(request, bufferLimit: bufferLimit, observer: observed().0)
-            return try await streamed(stream, response)
-        case .webSocket:
-            preconditionFailure("a WebSocket handshake goes to the WebSocket transport, not here")
+            context = TransportContext(delivery: .incremental, bufferLimit: bufferLimit, observer: observer)
         }
+        let (head, body) = try await transport.send(TransportRequest(request), context: context)
+        let response = head.httpURLResponse
+        switch target {
+        case .memory, .webSocket:
+            if let data = body.data { return (data, response, Body(phases: phases.value)) }
+            if let limit, response.expectedContentLength > Int64(limit) {
+                body.cancel()
+                throw tooLarge(request, response, limit: limit, size: .announced)
+            }
+            report?.headArrived(response)
+            let data = try await gather(body, of: response, to: request, limit: limit, report: report)
+            report?.finished(Int64(data.count), of: response, counted: true)
+            return (data, response, Body(phases: phases.value, countedProgress: report != nil))
+        case .file:
+            if case .file(let file) = body.storage {
+                return (errorHead(of: response, in: file), response, Body(file: file, phases: phases.value))
+            }
+            if let data = body.data { return try await delivered(data, response, as: target) }
+            report?.headArrived(response)
+            let file = try await written(body, of: response, report: report)
+            return (
+                errorHead(of: response, in: file), response,
+                Body(file: file, phases: phases.value, countedProgress: report != nil)
+            )
+        case .stream:
+            var (data, response, received) = try await streamed(try body.stream, response)
+            received.phases = phases.value
+            return (data, response, received)
+        }
+    }
+
+    /// The phase timings a transport reports, kept for the request's timing.
+    final class PhaseRecord: Sendable {
+        private let phases = Lock<TransferPhases?>(nil)
+        var value: TransferPhases? { phases.value }
+        var record: @Sendable (TransferPhases) -> Void { { [phases] in phases.value = $0 } }
     }
 
     /// A body that is whole already (from a transport that does not stream, or a reply an interceptor made itself)
@@ -178,37 +179,16 @@ enum Received {
         return (head, response, Body(stream: stream))
     }
 
-    /// Reads a body into memory and stops at `limit`: the peer's `Content-Length` is checked before the body, and
-    /// the bytes as they arrive, so a body over the limit never sits in memory whole.
-    /// - Throws: A ``KonexError`` naming the limit, with the response.
-    private static func collect(
-        _ request: URLRequest, over streamer: any StreamingTransport, limit: Int, observer: TransferObserver?
-    ) async throws -> (Data, HTTPURLResponse) {
-        // The buffer never holds more than the limit: once that much has arrived, the request ends.
-        let bufferLimit = Swift.max(ByteStream.defaultBufferLimit, Swift.min(limit, Int.max / 2) + 1)
-        let (response, stream) =
-            if let observer {
-                try await streamer.stream(request, bufferLimit: bufferLimit, observer: observer)
-            } else {
-                try await streamer.stream(request, bufferLimit: bufferLimit)
-            }
-        if response.expectedContentLength > Int64(limit) {
-            stream.cancel()
-            throw tooLarge(request, response, limit: limit, size: .announced)
-        }
-        return (try await gather(stream, of: response, to: request, limit: limit, report: nil), response)
-    }
-
-    /// Reads `stream` into memory, ending it at `limit` and reporting each chunk to `report`.
-    /// - Throws: A ``KonexError`` naming the limit once the bytes read pass it; the stream's own errors.
+    /// Reads `body` into memory, ending it at `limit` and reporting each chunk to `report`.
+    /// - Throws: A ``KonexError`` naming the limit once the bytes read pass it; the body's own errors.
     private static func gather(
-        _ stream: ByteStream, of response: HTTPURLResponse, to request: URLRequest, limit: Int?,
+        _ body: ResponseBody, of response: HTTPURLResponse, to request: URLRequest, limit: Int?,
         report: ProgressReport?
     ) async throws -> Data {
         var data = Data(reservingFor: response.expectedContentLength)
-        for try await chunk in stream {
+        for try await chunk in body {
             if let limit, chunk.count > limit - data.count {
-                stream.cancel()
+                body.cancel()
                 throw tooLarge(request, response, limit: limit, size: .stoppedAt(data.count + chunk.count))
             }
             data.append(chunk)
@@ -240,45 +220,31 @@ enum Received {
             method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request, response: response)
     }
 
-    /// Streams the body into memory or a file, reporting each chunk; `nil` for a target that is read as a stream.
-    private static func counted(
-        _ request: URLRequest, over streamer: any StreamingTransport, into target: BodyTarget,
-        observer: TransferObserver, report: ProgressReport, limit: Int?
-    ) async throws -> (Data, HTTPURLResponse, Body)? {
-        switch target {
-        case .stream, .webSocket: return nil
-        case .memory, .file: break
-        }
-        let (response, stream) = try await streamer.stream(
-            request, bufferLimit: ByteStream.defaultBufferLimit, observer: observer)
-        report.headArrived(response)
-        switch target {
-        case .memory:
-            let data = try await gather(stream, of: response, to: request, limit: limit, report: report)
-            report.finished(Int64(data.count), of: response, counted: true)
-            return (data, response, Body(countedProgress: true))
-        default:
-            var received: Int64 = 0
-            let file = BodyFile.temporary()
-            do {
-                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-                }
-                let handle = try FileHandle(forWritingTo: file)
-                defer { try? handle.close() }
-                for try await chunk in stream {
-                    try handle.write(contentsOf: chunk)
-                    received += Int64(chunk.count)
-                    report.received(received, of: response)
-                }
-            } catch {
-                stream.cancel()
-                BodyFile.remove(file)
-                throw error
+    /// Writes `body` to a new temporary file as it arrives (a buffer of memory, whatever its size), reporting each
+    /// chunk to `report`.
+    private static func written(_ body: ResponseBody, of response: HTTPURLResponse, report: ProgressReport?)
+        async throws -> URL
+    {
+        var received: Int64 = 0
+        let file = BodyFile.temporary()
+        do {
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
             }
-            report.finished(received, of: response, counted: true)
-            return (errorHead(of: response, in: file), response, Body(file: file, countedProgress: true))
+            let handle = try FileHandle(forWritingTo: file)
+            defer { try? handle.close() }
+            for try await chunk in body {
+                try handle.write(contentsOf: chunk)
+                received += Int64(chunk.count)
+                report?.received(received, of: response)
+            }
+        } catch {
+            body.cancel()
+            BodyFile.remove(file)
+            throw error
         }
+        report?.finished(received, of: response, counted: true)
+        return file
     }
 
     /// The start of an error body kept in a file, for validators and error models; nothing for a success.

@@ -30,6 +30,30 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         self.fields = result
     }
 
+    /// Creates headers that keep every field as given, repeats included (`Set-Cookie`, `Vary`, `Link`…), as a
+    /// transport reads them off the wire. The subscript finds the first; ``values(for:)`` finds them all.
+    /// - Parameter fields: Name–value pairs in wire order.
+    public init(keepingRepeats fields: some Sequence<(String, String)>) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// Every value of the field named `name` in any case, in order.
+    /// - Parameter name: The field name.
+    public func values(for name: String) -> [String] {
+        fields.lazy.filter { Self.equal($0.name, name) }.map(\.value)
+    }
+
+    /// The value of the field named `name` as HTTP combines repeats: values joined by `", "` (what
+    /// `HTTPURLResponse.value(forHTTPHeaderField:)` returns); `nil` without such a field.
+    /// - Parameter name: The field name, in any case.
+    public func combinedValue(for name: String) -> String? {
+        var found: String?
+        for field in fields where Self.equal(field.name, name) {
+            found = found.map { "\($0), \(field.value)" } ?? field.value
+        }
+        return found
+    }
+
     /// Creates headers from a dictionary.
     public init(_ dictionary: [String: String]) { self.init(dictionary.map { ($0.key, $0.value) }) }
 

@@ -22,7 +22,7 @@ extension DataRequest {
                 + callSite.map { .init(name: Self.typeName($0), level: .callSite) }
         }
         let built = Result { try makeURLRequest() }
-        let (transport, _, _) = client.activeRoute
+        let (transport, _) = client.activeRoute
         var notes: [String] = []
 
         let interceptors = components(shared.interceptors, endpoint?.requestInterceptors, self.interceptors)

@@ -55,7 +55,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
         guard let observer = observer(of: task), let phases = TransferPhases(metrics) else { return }
-        observer.phases(phases)
+        observer.phases?(phases)
     }
 
     func urlSession(

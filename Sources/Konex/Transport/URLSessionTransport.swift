@@ -6,15 +6,16 @@ import Foundation
     @_exported import FoundationNetworking
 #endif
 
-/// The default transport: `URLSession`'s `data(for:)` (and `download(for:)` for downloads, which stream to disk),
-/// with a delegate that declines redirects (Konex follows them by its own rules, see ``RedirectPolicy``) and answers
+/// The default transport: `URLSession`'s `data(for:)` for bodies taken whole, `download(for:)` for downloads (the
+/// system writes the file), and a data task whose session delegate hands over each chunk for bodies taken as they
+/// arrive; with a delegate that declines redirects (Konex follows them by its own rules, see ``RedirectPolicy``) and answers
 /// authentication challenges (FoundationNetworking can wait forever on a 401 challenge nobody answers).
 ///
 /// ```swift
 /// let transport = URLSessionTransport(configuration: .ephemeral, redirectPolicy: .limit(3))
 /// let client = KonexClient(baseURL: url, transport: transport)
 /// ```
-public final class URLSessionTransport: DownloadTransport, StreamingTransport, ObservingTransport {
+public final class URLSessionTransport: Transport {
     /// The session requests go through.
     public let session: URLSession
     private let ownsSession: Bool
@@ -64,8 +65,29 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport, O
         return (session, session.delegate as! SessionDelegate)
     }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await exchange(request, delegate: nil)
+    public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
+        ResponseHead, ResponseBody
+    ) {
+        let prepared = Self.prepared(request.urlRequest)
+        // A task of its own delegate costs a little: only for someone who listens, and for phases only where the
+        // system measures them (FoundationNetworking never delivers task metrics).
+        #if canImport(Darwin)
+            let observer = context.observesPhases || context.observesProgress ? context.observer : nil
+        #else
+            let observer = context.observesProgress ? context.observer : nil
+        #endif
+        switch context.delivery {
+        case .file where !context.observesProgress:
+            // The system writes the file; Konex counts chunks itself only for a progress handler.
+            let (file, response) = try await download(prepared, observer: observer)
+            return (ResponseHead(response), .file(file))
+        case .incremental, .file:
+            let (response, stream) = try await stream(prepared, bufferLimit: context.bufferLimit, observer: observer)
+            return (ResponseHead(response), ResponseBody(stream))
+        default:
+            let (data, response) = try await exchange(prepared, delegate: observer.map { TaskObserver(observer: $0) })
+            return (ResponseHead(response), ResponseBody(data))
+        }
     }
 
     /// `data(for:)` (cheaper per request than a data task with a completion handler), with a task delegate or none.
@@ -73,7 +95,6 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport, O
     @inline(__always) func exchange(_ request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws
         -> (Data, HTTPURLResponse)
     {
-        let request = Self.prepared(request)
         do {
             let (data, response) =
                 if let delegate {
@@ -89,10 +110,15 @@ public final class URLSessionTransport: DownloadTransport, StreamingTransport, O
         }
     }
 
-    public func download(_ request: URLRequest) async throws -> (URL, HTTPURLResponse) {
-        let request = Self.prepared(request)
+    /// `download(for:)`: the system writes the body to a file.
+    private func download(_ request: URLRequest, observer: TransferObserver?) async throws -> (URL, HTTPURLResponse) {
         do {
-            let (file, response) = try await session.download(for: request)
+            let (file, response) =
+                if let observer {
+                    try await session.download(for: request, delegate: TaskObserver(observer: observer))
+                } else {
+                    try await session.download(for: request)
+                }
             guard let http = response as? HTTPURLResponse else {
                 try? FileManager.default.removeItem(at: file)
                 throw URLError(.badServerResponse)

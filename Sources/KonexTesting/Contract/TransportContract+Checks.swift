@@ -12,7 +12,7 @@ extension TransportContract {
         Check(name: "every method reaches the server") { context in
             let (transport, server) = (context.transport, context.server)
             for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] {
-                let (data, response) = try await transport.send(request(server, "/anything", method: method))
+                let (data, response) = try await transport.data(for: request(server, "/anything", method: method))
                 try require(response.statusCode == 200, "\(method): status \(response.statusCode)")
                 try require(try json(data)["method"] as? String == method, "\(method): the server saw another method")
             }
@@ -24,46 +24,46 @@ extension TransportContract {
                     server, "/anything", method: "POST", body: Data(String(repeating: "k", count: size).utf8))
                 // Not a form (URLSession's default for a body): httpbin echoes a text body as `data`.
                 post.setValue("text/plain", forHTTPHeaderField: "Content-Type")
-                let (data, _) = try await transport.send(post)
+                let (data, _) = try await transport.data(for: post)
                 let echoed = (try json(data)["data"] as? String)?.utf8.count
                 try require(echoed == size, "\(size) B sent, \(echoed.map(String.init) ?? "nothing") B arrived")
             }
         },
         Check(name: "Content-Length and chunked response bodies arrive whole") { context in
             let (transport, server) = (context.transport, context.server)
-            let (sized, _) = try await transport.send(request(server, "/range/102400"))
+            let (sized, _) = try await transport.data(for: request(server, "/range/102400"))
             try require(sized.count == 102_400, "/range/102400 gave \(sized.count) B")
-            let (chunked, _) = try await transport.send(request(server, "/stream-bytes/50000?chunk_size=1000"))
+            let (chunked, _) = try await transport.data(for: request(server, "/stream-bytes/50000?chunk_size=1000"))
             try require(chunked.count == 50_000, "/stream-bytes/50000 gave \(chunked.count) B")
         },
         Check(name: "header names in any case, repeated response headers joined") { context in
             let (transport, server) = (context.transport, context.server)
             var mixed = request(server, "/anything")
             mixed.setValue("MiXeD", forHTTPHeaderField: "X-Konex-Case")
-            let (data, _) = try await transport.send(mixed)
+            let (data, _) = try await transport.data(for: mixed)
             let headers = try json(data)["headers"] as? [String: String] ?? [:]
             try require(headers["X-Konex-Case"] == "MiXeD", "the server saw \(headers)")
-            let (_, response) = try await transport.send(request(server, "/response-headers?X-Two=a&X-Two=b"))
+            let (_, response) = try await transport.data(for: request(server, "/response-headers?X-Two=a&X-Two=b"))
             let two = response.value(forHTTPHeaderField: "x-two")
             try require(two == "a, b" || two == "a,b", "repeated X-Two read as \(two ?? "nothing")")
         },
         Check(name: "204, 304 and HEAD have no body") { context in
             let (transport, server) = (context.transport, context.server)
-            let (empty, noContent) = try await transport.send(request(server, "/status/204"))
+            let (empty, noContent) = try await transport.data(for: request(server, "/status/204"))
             try require(noContent.statusCode == 204 && empty.isEmpty, "204 with \(empty.count) B")
             var conditional = request(server, "/etag/konex")
             conditional.setValue("\"konex\"", forHTTPHeaderField: "If-None-Match")
-            let (notModifiedBody, notModified) = try await transport.send(conditional)
+            let (notModifiedBody, notModified) = try await transport.data(for: conditional)
             try require(notModified.statusCode == 304 && notModifiedBody.isEmpty, "304: \(notModified.statusCode)")
-            let (head, headResponse) = try await transport.send(request(server, "/get", method: "HEAD"))
+            let (head, headResponse) = try await transport.data(for: request(server, "/get", method: "HEAD"))
             try require(headResponse.statusCode == 200 && head.isEmpty, "HEAD with \(head.count) B")
         },
         Check(name: "a 3xx is the transport's answer: it never follows a redirect") { context in
             let (transport, server) = (context.transport, context.server)
-            let (_, hop) = try await transport.send(request(server, "/redirect/3"))
+            let (_, hop) = try await transport.data(for: request(server, "/redirect/3"))
             try require(
                 hop.statusCode == 302 && hop.value(forHTTPHeaderField: "Location") != nil,
-                "answered \(hop.statusCode) from \(hop.url?.path ?? "nowhere"): the transport followed the redirect")
+                "answered \(hop.statusCode) from \(hop.url.path): the transport followed the redirect")
         },
         Check(name: "through a client, redirects are followed hop by hop") { context in
             let within = try await context.client.request(request(context.server, "/redirect/3")).response()
@@ -131,13 +131,14 @@ extension TransportContract {
         },
         Check(name: "gzip bodies are decoded") { context in
             let (transport, server) = (context.transport, context.server)
-            let (data, _) = try await transport.send(request(server, "/gzip"))
+            let (data, _) = try await transport.data(for: request(server, "/gzip"))
             try require(try json(data)["gzipped"] as? Bool == true, "not decoded")
         },
         Check(name: "an unknown Content-Encoding passes through undecoded") { context in
             let (transport, server) = (context.transport, context.server)
-            let (data, response) = try await transport.send(
-                request(server, "/response-headers?Content-Encoding=x-konex"))
+            let (data, response) = try await transport.data(
+                for:
+                    request(server, "/response-headers?Content-Encoding=x-konex"))
             try require(response.statusCode == 200 && !data.isEmpty, "status \(response.statusCode), \(data.count) B")
         },
         Check(name: "a sub-second timeout fires at its time") { context in
@@ -146,7 +147,7 @@ extension TransportContract {
             slow.timeoutInterval = 0.5
             let started = ContinuousClock.now
             do {
-                _ = try await transport.send(slow)
+                _ = try await transport.data(for: slow)
                 throw Violation("a 3 s answer arrived within a 0.5 s timeout")
             } catch let error as URLError where error.code == .timedOut {
                 let took = started.duration(to: .now)
@@ -156,7 +157,7 @@ extension TransportContract {
         },
         Check(name: "cancelling the task ends the transfer at once") { context in
             let (transport, server) = (context.transport, context.server)
-            let task = Task { try await transport.send(request(server, "/delay/5")) }
+            let task = Task { try await transport.data(for: request(server, "/delay/5")) }
             try await Task.sleep(for: .milliseconds(200))
             let started = ContinuousClock.now
             task.cancel()
@@ -170,15 +171,15 @@ extension TransportContract {
         },
         Check(name: "a streamed body arrives as it is sent") { context in
             let (transport, server) = (context.transport, context.server)
-            guard let streamer = transport as? any StreamingTransport else { return }
-            let (response, body) = try await streamer.stream(request(server, "/stream/20"), bufferLimit: 1 << 20)
+            let (response, body) = try await stream(
+                request(server, "/stream/20"), over: transport, bufferLimit: 1 << 20)
             var lines = 0
             for try await chunk in body { lines += chunk.filter { $0 == 0x0A }.count }
             try require(response.statusCode == 200 && lines == 20, "\(lines) lines of 20")
         },
         Check(name: "response bodies of 16 MiB and 64 MiB arrive whole and in order") { context in
             for size in [16 << 20, 64 << 20] {
-                let (data, response) = try await context.transport.send(request(context.faults, "/bytes/\(size)"))
+                let (data, response) = try await context.transport.data(for: request(context.faults, "/bytes/\(size)"))
                 try require(response.statusCode == 200, "/bytes/\(size): status \(response.statusCode)")
                 try require(data.count == size, "\(size) B sent, \(data.count) B arrived")
                 try require(data == ContractServer.pattern(count: size), "\(size) B arrived out of order or changed")
@@ -189,7 +190,7 @@ extension TransportContract {
                 var upload = request(
                     context.faults, "/upload", method: "POST", body: ContractServer.pattern(count: size))
                 upload.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-                let (data, _) = try await context.transport.send(upload)
+                let (data, _) = try await context.transport.data(for: upload)
                 let answer = String(decoding: data.prefix(200), as: UTF8.self)
                 try require(answer == "\(size) matches", "\(size) B sent; the server read `\(answer)`")
             }
@@ -213,7 +214,7 @@ extension TransportContract {
         Check(name: "cancelling the task while the body arrives ends the transfer at once") { context in
             let transport = context.transport
             let stalled = request(context.faults, "/stall", timeout: 30)
-            let task = Task { try await transport.send(stalled) }
+            let task = Task { try await transport.data(for: stalled) }
             try await Task.sleep(for: .milliseconds(300))
             let started = ContinuousClock.now
             task.cancel()
@@ -226,23 +227,22 @@ extension TransportContract {
             try require(started.duration(to: .now) < .seconds(1), "took \(started.duration(to: .now)) to end")
         },
         Check(name: "1xx informational responses are skipped for the final response") { context in
-            let (data, response) = try await context.transport.send(request(context.faults, "/informational"))
+            let (data, response) = try await context.transport.data(for: request(context.faults, "/informational"))
             try require(
                 response.statusCode == 200 && data == Data("final".utf8),
                 "got \(response.statusCode) with `\(String(decoding: data.prefix(80), as: UTF8.self))`")
         },
         Check(name: "a 3xx keeps its body") { context in
-            let (data, response) = try await context.transport.send(request(context.faults, "/moved"))
+            let (data, response) = try await context.transport.data(for: request(context.faults, "/moved"))
             try require(response.statusCode == 302, "status \(response.statusCode), not the 302 itself")
             try require(
                 data == Data("moved here".utf8),
                 "the 302's body arrived as \(data.count) B: `\(String(decoding: data.prefix(80), as: UTF8.self))`")
         },
         Check(name: "a slow reader of a streamed body gets every byte (back pressure)") { context in
-            guard let streamer = context.transport as? any StreamingTransport else { return }
             let size = 8 << 20
-            let (response, body) = try await streamer.stream(
-                request(context.faults, "/bytes/\(size)"), bufferLimit: 256 << 10)
+            let (response, body) = try await stream(
+                request(context.faults, "/bytes/\(size)"), over: context.transport, bufferLimit: 256 << 10)
             try require(response.statusCode == 200, "status \(response.statusCode)")
             var received = 0
             var chunks = 0
@@ -254,12 +254,11 @@ extension TransportContract {
             }
             try require(received == size, "\(received) B of \(size)")
         },
-        Check(name: "a download to a file holds the whole body") { context in
-            guard let downloader = context.transport as? any DownloadTransport else { return }
+        Check(name: "a body asked for as a file arrives whole") { context in
             let size = 4 << 20
-            let (file, response) = try await downloader.download(request(context.faults, "/bytes/\(size)"))
-            defer { try? FileManager.default.removeItem(at: file) }
-            let data = try Data(contentsOf: file)
+            let (response, body) = try await context.transport.send(
+                TransportRequest(request(context.faults, "/bytes/\(size)")), context: TransportContext(delivery: .file))
+            let data = try await body.collect(upTo: size)
             try require(response.statusCode == 200, "status \(response.statusCode)")
             try require(data == ContractServer.pattern(count: size), "the file holds \(data.count) B of \(size)")
         },
@@ -268,7 +267,7 @@ extension TransportContract {
             let failures = await withTaskGroup(of: Int.self) { group in
                 for index in 0..<256 {
                     group.addTask {
-                        let result = try? await transport.send(request(server, "/anything/\(index)"))
+                        let result = try? await transport.data(for: request(server, "/anything/\(index)"))
                         return result?.1.statusCode == 200 ? 0 : 1
                     }
                 }

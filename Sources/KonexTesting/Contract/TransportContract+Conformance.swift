@@ -10,11 +10,11 @@ extension TransportContract {
     static let conformanceChecks: [Check] = [
         Check(name: "deflate and identity bodies are read as sent") { context in
             let (transport, server) = (context.transport, context.server)
-            let (deflated, _) = try await transport.send(request(server, "/deflate"))
+            let (deflated, _) = try await transport.data(for: request(server, "/deflate"))
             try require(try json(deflated)["deflated"] as? Bool == true, "a deflate body was not decoded")
             var identity = request(server, "/anything")
             identity.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-            let (plain, response) = try await transport.send(identity)
+            let (plain, response) = try await transport.data(for: identity)
             try require(response.statusCode == 200 && (try json(plain)["method"] as? String) == "GET", "identity")
         },
         Check(name: "a custom and an empty header value are sent as they are") { context in
@@ -22,7 +22,7 @@ extension TransportContract {
             var custom = request(server, "/headers")
             custom.setValue("a value; with=punctuation, and spaces", forHTTPHeaderField: "X-Konex-Custom")
             custom.setValue("", forHTTPHeaderField: "X-Konex-Empty")
-            let (data, _) = try await transport.send(custom)
+            let (data, _) = try await transport.data(for: custom)
             let headers = try json(data)["headers"] as? [String: String] ?? [:]
             try require(
                 headers["X-Konex-Custom"] == "a value; with=punctuation, and spaces", "custom value: \(headers)")
@@ -33,24 +33,24 @@ extension TransportContract {
             var several = request(server, "/headers")
             several.addValue("first", forHTTPHeaderField: "X-Konex-Many")
             several.addValue("second", forHTTPHeaderField: "X-Konex-Many")
-            let (data, _) = try await transport.send(several)
+            let (data, _) = try await transport.data(for: several)
             let value = (try json(data)["headers"] as? [String: String] ?? [:])["X-Konex-Many"]
             try require(
                 value == "first,second" || value == "first, second", "X-Konex-Many arrived as \(value ?? "nothing")")
         },
         Check(name: "a 404 with an empty body is a response, not an error") { context in
             let (transport, server) = (context.transport, context.server)
-            let (data, response) = try await transport.send(request(server, "/status/404"))
+            let (data, response) = try await transport.data(for: request(server, "/status/404"))
             try require(response.statusCode == 404 && data.isEmpty, "status \(response.statusCode), \(data.count) B")
         },
         Check(name: "status 999 is passed through") { context in
-            let (data, response) = try await context.transport.send(request(context.faults, "/status-999"))
+            let (data, response) = try await context.transport.data(for: request(context.faults, "/status-999"))
             try require(
                 response.statusCode == 999 && data == Data("odd".utf8), "status \(response.statusCode), \(data.count) B"
             )
         },
         Check(name: "a status line without a reason phrase is read") { context in
-            let (data, response) = try await context.transport.send(request(context.faults, "/no-reason"))
+            let (data, response) = try await context.transport.data(for: request(context.faults, "/no-reason"))
             try require(response.statusCode == 200 && data == Data("ok".utf8), "status \(response.statusCode)")
         },
         Check(name: "an answer that is not HTTP is an error, not a hang") { context in
@@ -63,7 +63,8 @@ extension TransportContract {
             for (path, status) in [("/no-content-with-length", 204), ("/not-modified-with-length", 304)] {
                 let started = ContinuousClock.now
                 do {
-                    let (data, response) = try await context.transport.send(request(context.faults, path, timeout: 5))
+                    let (data, response) = try await context.transport.data(
+                        for: request(context.faults, path, timeout: 5))
                     let took = started.duration(to: .now)
                     if response.statusCode != status || !data.isEmpty || took > .seconds(3) {
                         failures.append("\(status): status \(response.statusCode), \(data.count) B after \(took)")
@@ -76,8 +77,9 @@ extension TransportContract {
         },
         Check(name: "HEAD keeps its Content-Length and reads no body") { context in
             let started = ContinuousClock.now
-            let (data, response) = try await context.transport.send(
-                request(context.faults, "/head-with-length", method: "HEAD", timeout: 10))
+            let (data, response) = try await context.transport.data(
+                for:
+                    request(context.faults, "/head-with-length", method: "HEAD", timeout: 10))
             try require(response.statusCode == 200 && data.isEmpty, "status \(response.statusCode), \(data.count) B")
             try require(
                 response.value(forHTTPHeaderField: "Content-Length") == "1000",
@@ -85,25 +87,25 @@ extension TransportContract {
             try require(started.duration(to: .now) < .seconds(3), "waited for a body a HEAD never has")
         },
         Check(name: "a body without a length ends when the server closes") { context in
-            let (data, response) = try await context.transport.send(request(context.faults, "/no-length"))
+            let (data, response) = try await context.transport.data(for: request(context.faults, "/no-length"))
             try require(
                 response.statusCode == 200 && data == Data("until the end".utf8),
                 "\(String(decoding: data, as: UTF8.self))")
         },
         Check(name: "an empty chunked body is empty") { context in
-            let (data, response) = try await context.transport.send(request(context.faults, "/empty-chunked"))
+            let (data, response) = try await context.transport.data(for: request(context.faults, "/empty-chunked"))
             try require(response.statusCode == 200 && data.isEmpty, "status \(response.statusCode), \(data.count) B")
         },
         Check(name: "reading part of a streamed body, then stopping, leaves the transport usable") { context in
             let (transport, server) = (context.transport, context.server)
-            guard let streamer = transport as? any StreamingTransport else { return }
-            let (_, body) = try await streamer.stream(request(server, "/drip?numbytes=50&duration=5"), bufferLimit: 1)
+            let (_, body) = try await stream(
+                request(server, "/drip?numbytes=50&duration=5"), over: transport, bufferLimit: 1)
             var iterator = body.makeAsyncIterator()
             let first = try await iterator.next()
             try require(first?.isEmpty == false, "no first chunk")
             body.cancel()
             let started = ContinuousClock.now
-            let (after, response) = try await transport.send(request(server, "/get"))
+            let (after, response) = try await transport.data(for: request(server, "/get"))
             try require(response.statusCode == 200 && !after.isEmpty, "the next request: \(response.statusCode)")
             try require(
                 started.duration(to: .now) < .seconds(3), "the next request waited \(started.duration(to: .now))")

@@ -131,13 +131,21 @@ public struct TransportContract: Sendable {
         return request
     }
 
+    /// Sends `request` for a body taken as it arrives.
+    static func stream(_ request: URLRequest, over transport: any Transport, bufferLimit: Int) async throws -> (
+        ResponseHead, ResponseBody
+    ) {
+        try await transport.send(
+            TransportRequest(request), context: TransportContext(delivery: .incremental, bufferLimit: bufferLimit))
+    }
+
     /// Sends `request` and requires it to fail, within `limit`; returns the error.
     static func requireFailure(
         of request: URLRequest, through transport: any Transport, within limit: Duration, _ what: String
     ) async throws -> any Error {
         let started = ContinuousClock.now
         do {
-            let (data, response) = try await transport.send(request)
+            let (data, response) = try await transport.data(for: request)
             throw Violation("\(what): succeeded with \(response.statusCode) and \(data.count) B instead of failing")
         } catch let violation as Violation {
             throw violation

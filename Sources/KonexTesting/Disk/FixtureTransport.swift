@@ -18,7 +18,7 @@ import Konex
 /// let fixtures = try FixtureTransport(directory: FixtureDirectory(besides: #filePath), clock: ImmediateClock())
 /// let client = KonexClient(baseURL: URL(string: "https://api.example.com")!, transport: fixtures)
 /// ```
-public final class FixtureTransport: StreamingTransport {
+public final class FixtureTransport: Transport {
     /// The directory served.
     public let directory: FixtureDirectory
     /// The engine behind it: add endpoints to it, or inspect its journal.
@@ -70,25 +70,16 @@ public final class FixtureTransport: StreamingTransport {
     /// The passthrough's redirect policy, or `RedirectPolicy.follow`: fixtures are followed like live answers.
     public var redirectPolicy: RedirectPolicy { passthrough?.redirectPolicy ?? .follow }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    /// Answers from the fixtures, else from ``passthrough`` (with the same context: a download or a stream goes on
+    /// as one), else fails naming the nearest fixtures.
+    public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
+        ResponseHead, ResponseBody
+    ) {
         do {
-            return try await mock.send(request)
+            return try await mock.send(request, context: context)
         } catch let unmatched as UnmatchedRequestError {
             guard let passthrough else { throw unmatched }
-            return try await passthrough.send(request)
-        }
-    }
-
-    public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
-        do {
-            return try await mock.stream(request, bufferLimit: bufferLimit)
-        } catch let unmatched as UnmatchedRequestError {
-            guard let passthrough else { throw unmatched }
-            if let streaming = passthrough as? any StreamingTransport {
-                return try await streaming.stream(request, bufferLimit: bufferLimit)
-            }
-            let (data, response) = try await passthrough.send(request)
-            return (response, ByteStream(data))
+            return try await passthrough.send(request, context: context)
         }
     }
 

@@ -54,14 +54,16 @@ public final class LoopbackServer: Sendable {
         }
         request.httpBody = body.isEmpty ? nil : body
         // The connection's thread waits for the transport's answer: one request at a time on it, as HTTP/1.1 has.
-        let reply = Lock<Swift.Result<(Data, HTTPURLResponse), any Error>?>(nil)
+        let reply = Lock<Swift.Result<(Data, ResponseHead), any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            do { reply.value = .success(try await transport.send(request)) } catch { reply.value = .failure(error) }
+            do { reply.value = .success(try await transport.data(for: request)) } catch {
+                reply.value = .failure(error)
+            }
             done.signal()
         }
         done.wait()
-        let (data, response): (Data, HTTPURLResponse)
+        let (data, response): (Data, ResponseHead)
         switch reply.value {
         case .success(let answer)?:
             (data, response) = answer
@@ -75,10 +77,8 @@ public final class LoopbackServer: Sendable {
             return
         }
         var text = "HTTP/1.1 \(response.statusCode) \(ReasonPhrase.of(response.statusCode))\r\n"
-        for (name, value) in response.allHeaderFields {
-            guard let name = name as? String, let value = value as? String,
-                !hopByHop.contains(name.lowercased()), !framing.contains(name.lowercased())
-            else { continue }
+        for (name, value) in response.headerFields {
+            guard !hopByHop.contains(name.lowercased()), !framing.contains(name.lowercased()) else { continue }
             text += "\(name): \(value)\r\n"
         }
         let hasBody = method != "HEAD" && response.statusCode != 204 && response.statusCode != 304

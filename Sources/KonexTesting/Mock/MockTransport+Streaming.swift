@@ -1,16 +1,16 @@
 import Foundation
 import Konex
 
-extension MockTransport: StreamingTransport {
+extension MockTransport {
     /// Answers with the head at once and delivers a ``MockResponse/chunks(_:status:contentType:headers:then:)`` body
-    /// chunk by chunk on the transport's clock; any other body arrives as one chunk.
-    public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
+    /// chunk by chunk on the transport's clock; any other body is returned whole.
+    func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ResponseBody) {
         let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()
         guard case .chunks(let chunks, let ending) = response.body, response.fault == nil else {
             let (data, head) = try await answer(request, with: response, slot: slot, built: built)
-            return (head, ByteStream(data))
+            return (head, ResponseBody(data))  // whole: a reader takes it as one chunk
         }
         let head = try head(for: request, with: response, slot: slot, built: built)
         let producer = Lock<Task<Void, Never>?>(nil)
@@ -31,6 +31,6 @@ extension MockTransport: StreamingTransport {
                 continuation.finish(throwing: error)
             }
         }
-        return (head, body)
+        return (head, ResponseBody(body))
     }
 }

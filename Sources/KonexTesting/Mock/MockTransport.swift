@@ -126,7 +126,22 @@ public final class MockTransport: Transport {
         }
     }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    /// Answers with the stubbed response after its delay: whole, or for a body taken as it arrives, chunk by chunk on
+    /// the transport's clock (see ``MockResponse/chunks(_:status:contentType:headers:then:)``).
+    public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
+        ResponseHead, ResponseBody
+    ) {
+        let request = request.urlRequest
+        if context.delivery == .incremental {
+            let (head, body) = try await stream(request, bufferLimit: context.bufferLimit)
+            return (ResponseHead(head), body)
+        }
+        let (data, head) = try await whole(request)
+        return (ResponseHead(head), ResponseBody(data))
+    }
+
+    /// The whole answer to `request`: a chunked body takes as long as its chunks.
+    func whole(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()

@@ -16,7 +16,7 @@ import Konex
 /// `_konex.chunks`; it is written when the stream ends, fails or is cancelled (an endless stream keeps what
 /// arrived). It replays as a stream: an event stream event by event, with the recorded pacing when
 /// `replaysRecordedPacing` is set.
-public actor RecordingTransport: StreamingTransport {
+public actor RecordingTransport: Transport {
     /// The live transport recorded from.
     public let live: any Transport
     /// The HAR file.
@@ -78,48 +78,42 @@ public actor RecordingTransport: StreamingTransport {
     /// Loaded entries that were never replayed, as `METHOD URL`.
     public var unusedEntries: [String] { replay.unusedEndpoints.map(\.description) }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        if let recorded = try await replayed(request, { try await replay.send(request) }) { return recorded }
-        let redaction = self.redaction ?? .current
-        let started = now()
-        let begin = ContinuousClock.now
-        let (data, response) = try await live.send(request)
-        try record(
-            request, response, body: data, startedAt: started, duration: ContinuousClock.now - begin,
-            redaction: redaction)
-        return (data, response)
-    }
-
-    public func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
-        if let recorded = try await replayed(request, { try await replay.stream(request, bufferLimit: bufferLimit) }) {
+    /// Replays the recorded answer, or sends `request` live and records it: a body that arrives whole at once, one
+    /// that streams (or a download) when it ends, fails or is cancelled, with its chunk timings.
+    public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
+        ResponseHead, ResponseBody
+    ) {
+        let urlRequest = request.urlRequest
+        if let recorded = try await replayed(urlRequest, { try await replay.send(request, context: context) }) {
             return recorded
         }
         let redaction = self.redaction ?? .current
         let started = now()
         let begin = ContinuousClock.now
-        let (head, live): (HTTPURLResponse, ByteStream)
-        if let streamer = self.live as? any StreamingTransport {
-            (head, live) = try await streamer.stream(request, bufferLimit: bufferLimit)
-        } else {
-            let (data, response) = try await self.live.send(request)
-            (head, live) = (response, ByteStream(data))
+        let (head, body) = try await live.send(request, context: context)
+        let response = head.httpURLResponse
+        if let data = body.data {
+            try record(
+                urlRequest, response, body: data, startedAt: started, duration: ContinuousClock.now - begin,
+                redaction: redaction)
+            return (head, body)
         }
         let headArrived = ContinuousClock.now
         let forwarding = Lock<Task<Void, Never>?>(nil)
-        let (body, out) = ByteStream.makeStream(bufferLimit: bufferLimit) {
+        let (forwarded, out) = ByteStream.makeStream(bufferLimit: context.bufferLimit) {
             forwarding.value?.cancel()
-            live.cancel()
+            body.cancel()
         }
         forwarding.value = Task {
             var received = Data()
             var chunks: [HAR.ChunkTiming] = []
             var failure: (any Error)?
             do {
-                for try await chunk in live {
+                for try await chunk in body {
                     received.append(chunk)
                     let microseconds = ((ContinuousClock.now - headArrived) / .microseconds(1)).rounded()
                     chunks.append(HAR.ChunkTiming(bytes: chunk.count, atMilliseconds: microseconds / 1_000))
-                    if !out.yield(chunk) { break }
+                    if await !out.send(chunk) { break }
                 }
             } catch {
                 failure = error
@@ -127,14 +121,14 @@ public actor RecordingTransport: StreamingTransport {
             // Whatever arrived is recorded, also when the reader cancelled an endless stream.
             do {
                 try self.record(
-                    request, head, body: received, startedAt: started, duration: ContinuousClock.now - begin,
+                    urlRequest, response, body: received, startedAt: started, duration: ContinuousClock.now - begin,
                     redaction: redaction, chunks: chunks)
             } catch {
                 failure = failure ?? error
             }
             if let failure { out.finish(throwing: failure) } else { out.finish() }
         }
-        return (head, body)
+        return (head, ResponseBody(forwarded))
     }
 
     /// The recorded answer, when the fixture has one for `request` and the mode replays; `nil` when the request

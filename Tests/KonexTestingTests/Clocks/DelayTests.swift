@@ -50,7 +50,7 @@ import Testing
             var result: [Duration] = []
             for _ in 0..<10 {
                 let before = clock.now
-                _ = try await mock.send(request(url: "https://api.test/x"))
+                _ = try await mock.data(for: request(url: "https://api.test/x"))
                 result.append(before.duration(to: clock.now))
             }
             return result

@@ -22,7 +22,7 @@ struct HARCorpusInteropTests {
         for (index, entry) in archive.log.entries.enumerated() {
             var request = URLRequest(url: try #require(URL(string: entry.request.url), "\(file) entry \(index) URL"))
             request.httpMethod = entry.request.method
-            let (body, response) = try await mock.send(request)
+            let (body, response) = try await mock.data(for: request)
             #expect(response.statusCode == entry.response.status, "\(file) entry \(index)")
             let recorded = entry.response.content
             let expectedBody =
@@ -70,7 +70,7 @@ struct HARCorpusInteropTests {
         rewritten.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%20")
         var request = URLRequest(url: try #require(rewritten.url))
         request.httpMethod = "POST"
-        #expect(try await mock.send(request).1.statusCode == post.response.status)
+        #expect(try await mock.data(for: request).1.statusCode == post.response.status)
     }
 }
 

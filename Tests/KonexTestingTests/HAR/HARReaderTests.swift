@@ -39,10 +39,10 @@ import Testing
         return url
     }
 
-    static func replay(_ url: URL, _ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    static func replay(_ url: URL, _ request: URLRequest) async throws -> (Data, ResponseHead) {
         let mock = MockTransport(clock: ImmediateClock())
         for endpoint in try HAR.load(from: url).endpoints(allowRepeats: true) { mock.stub(endpoint) }
-        return try await mock.send(request)
+        return try await mock.data(for: request)
     }
 
     static let get = URLRequest(url: URL(string: "https://api.test/items?q=a%20b")!)

@@ -36,8 +36,9 @@ import Testing
 
     @Test func aFailingTransportIsA502ThatSaysWhy() async throws {
         let server = try LoopbackServer(answeringWith: MockTransport())  // nothing stubbed: every request fails
-        let (data, response) = try await URLSessionTransport(configuration: .ephemeral).send(
-            URLRequest(url: server.url.appendingPathComponent("nothing")))
+        let (data, response) = try await URLSessionTransport(configuration: .ephemeral).data(
+            for:
+                URLRequest(url: server.url.appendingPathComponent("nothing")))
         #expect(response.statusCode == 502)
         #expect(String(decoding: data, as: UTF8.self).contains("/nothing"))
     }

@@ -70,7 +70,7 @@ import Testing
     func transportFaults(fault: Fault, code: URLError.Code) async throws {
         let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/f"), .fault(fault))
         let error = try await requireThrows(URLError.self) {
-            try await mock.send(request(url: "https://api.test/f"))
+            try await mock.data(for: request(url: "https://api.test/f"))
         }
         #expect(error.code == code)
     }
@@ -80,14 +80,14 @@ import Testing
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/t"), .data(body).withFault(.truncatedBody))
         mock.stub(.get("/m"), .json(Post(id: 1, title: "x")).withFault(.malformedJSON))
-        #expect(try await mock.send(request(url: "https://api.test/t")).0.count == 5)
-        let malformed = try await mock.send(request(url: "https://api.test/m")).0
+        #expect(try await mock.data(for: request(url: "https://api.test/t")).0.count == 5)
+        let malformed = try await mock.data(for: request(url: "https://api.test/m")).0
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Post.self, from: malformed) }
     }
 
     @Test func hangEndsOnlyWithCancellation() async throws {
         let mock = MockTransport(clock: ImmediateClock()).stubbing(.get("/h"), .fault(.hang))
-        let task = Task { try await mock.send(request(url: "https://api.test/h")) }
+        let task = Task { try await mock.data(for: request(url: "https://api.test/h")) }
         try await mock.waitForRequests(1)
         for _ in 0..<100 { await Task.yield() }
         task.cancel()
@@ -121,7 +121,7 @@ import Testing
         mock.stub(.delete("/a/b/c"), .status(204))
         mock.stub(.put("/zzz"), .status(204))
         let error = try await requireThrows(UnmatchedRequestError.self) {
-            try await mock.send(request(url: "https://api.test/users/2?page=1"))
+            try await mock.data(for: request(url: "https://api.test/users/2?page=1"))
         }
         #expect(error.nearest.count == 3)
         #expect(
@@ -136,7 +136,7 @@ import Testing
 
     @Test func noEndpointsIsSaidPlainly() async throws {
         let error = try await requireThrows(UnmatchedRequestError.self) {
-            try await MockTransport().send(request(url: "https://api.test/x"))
+            try await MockTransport().data(for: request(url: "https://api.test/x"))
         }
         #expect(error.description.hasSuffix("(no endpoints are declared)"))
     }
@@ -145,7 +145,7 @@ import Testing
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/used"), .status(200))
         mock.stub(.get("/unused"), .status(200))
-        _ = try await mock.send(request(url: "https://api.test/used"))
+        _ = try await mock.data(for: request(url: "https://api.test/used"))
         let error = try await requireThrows(MockConfigurationError.self) { try mock.verifyAllEndpointsUsed() }
         #expect(error.description == "1 mock endpoint(s) never used: GET /unused")
     }
@@ -154,7 +154,7 @@ import Testing
         let mock = MockTransport(clock: ImmediateClock()).stubbing(
             .get("/f"), .file(URL(fileURLWithPath: "/nonexistent/x.json")))
         let error = try await requireThrows(MockConfigurationError.self) {
-            try await mock.send(request(url: "https://api.test/f"))
+            try await mock.data(for: request(url: "https://api.test/f"))
         }
         #expect(error.description.hasPrefix("the mock body file /nonexistent/x.json cannot be read"))
     }

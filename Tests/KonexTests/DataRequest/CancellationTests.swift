@@ -65,20 +65,18 @@ import Testing
 /// A cancel that lands after a streaming transport handed over the head (one that ignores cancellation) must stop
 /// the transfer, not leave it running for nobody.
 @Suite struct LateStreamCancellationTests {
-    final class Late: StreamingTransport {
+    final class Late: Transport {
         let cancelled = Lock(false)
         let started = Lock(false)
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw URLError(.unsupportedURL) }
-
-        func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
+        func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+            #expect(context.delivery == .incremental)
             started.value = true
             // Ignores cancellation: answers once the caller's task has been cancelled.
             while !Task.isCancelled { await Task.yield() }
             let cancelled = self.cancelled
-            let (body, _) = ByteStream.makeStream(bufferLimit: bufferLimit) { cancelled.value = true }
-            let head = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
-            return (head, body)
+            let (body, _) = ByteStream.makeStream(bufferLimit: context.bufferLimit) { cancelled.value = true }
+            return (ResponseHead(statusCode: 200, url: request.url), ResponseBody(body))
         }
     }
 

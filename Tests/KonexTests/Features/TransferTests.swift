@@ -90,7 +90,6 @@ import Testing
                 TransferProgress(direction: .download, completedBytes: 100, totalBytes: 100),
             ])
         #expect(events.value.last?.fractionCompleted == 1)
-        #expect(client.transport.reportsIncrementalProgress == false)
     }
 
     @Test func missingUploadFileIsAFileSystemError() async throws {
@@ -109,22 +108,15 @@ import Testing
 /// A transport that observes its transfers (as URLSessionTransport does on Apple platforms): the pipeline forwards
 /// incremental upload progress and folds the phase timings into `response.timing`.
 @Suite struct ObservedTransferTests {
-    struct Observing: ObservingTransport {
-        var reportsIncrementalProgress: Bool { true }
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            Issue.record("an observing transport is sent through send(_:observer:)")
-            return try await send(request, observer: TransferObserver(progress: nil, phases: { _ in }))
-        }
-        func send(_ request: URLRequest, observer: TransferObserver) async throws -> (Data, HTTPURLResponse) {
+    struct Observing: Transport {
+        func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+            #expect(context.observesProgress && context.observesPhases)
             for sent in [1_000, 2_000, 3_000] as [Int64] {
-                observer.progress?(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: 3_000))
+                context.reportUpload(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: 3_000))
             }
-            observer.phases(
+            context.report(
                 TransferPhases(domainLookup: .milliseconds(2), connect: .milliseconds(5), firstByte: .milliseconds(40)))
-            return (
-                Data("ok".utf8),
-                HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
-            )
+            return (ResponseHead(statusCode: 200, url: request.url), ResponseBody(Data("ok".utf8)))
         }
     }
 
@@ -148,52 +140,31 @@ import Testing
                 == TransferPhases(
                     domainLookup: .milliseconds(2), connect: .milliseconds(5), firstByte: .milliseconds(40)))
     }
-
-    @Test func urlSessionTransportStreamsForProgressEverywhereAndAsksForPhasesOnlyOnApplePlatforms() {
-        #expect(URLSessionTransport().reportsIncrementalProgress == true)
-        #if canImport(FoundationNetworking)
-            #expect(URLSessionTransport().reportsTransferPhases == false)  // no URLSessionTaskMetrics on Linux
-        #else
-            #expect(URLSessionTransport().reportsTransferPhases == true)
-        #endif
-    }
 }
 
 /// A streaming transport that reports incremental progress (as URLSessionTransport does): with a progress handler,
 /// the pipeline streams the body into memory or a file and reports each chunk.
 @Suite struct CountedProgressTests {
-    struct Chunked: StreamingTransport {
+    struct Chunked: Transport {
         var chunks: [Data] = [Data(count: 300), Data(count: 300), Data(count: 400)]
         var contentLength: Int? = 1_000
         var status = 200
         var failsAfterChunks = false
-        var reportsIncrementalProgress: Bool { true }
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            Issue.record("with a progress handler, a streaming transport is streamed")
-            throw URLError(.unsupportedURL)
-        }
-
-        func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ByteStream) {
-            Issue.record("the pipeline passes its observer")
-            throw URLError(.unsupportedURL)
-        }
-
-        func stream(_ request: URLRequest, bufferLimit: Int, observer: TransferObserver) async throws
-            -> (HTTPURLResponse, ByteStream)
-        {
-            observer.progress?(TransferProgress(direction: .upload, completedBytes: 2, totalBytes: 4))
-            observer.progress?(TransferProgress(direction: .upload, completedBytes: 4, totalBytes: 4))
-            let headers = contentLength.map { ["Content-Length": "\($0)"] } ?? [:]
-            let head = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: headers)!
-            let (body, continuation) = ByteStream.makeStream(bufferLimit: bufferLimit) {}
+        func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+            #expect(context.observesProgress, "the pipeline passes its observer")
+            context.reportUpload(TransferProgress(direction: .upload, completedBytes: 2, totalBytes: 4))
+            context.reportUpload(TransferProgress(direction: .upload, completedBytes: 4, totalBytes: 4))
+            let headers: HTTPHeaders = contentLength.map { ["Content-Length": "\($0)"] } ?? [:]
+            let head = ResponseHead(statusCode: status, headerFields: headers, url: request.url)
+            let (body, continuation) = ByteStream.makeStream(bufferLimit: context.bufferLimit) {}
             for chunk in chunks { continuation.yield(chunk) }
             if failsAfterChunks {
                 continuation.finish(throwing: URLError(.networkConnectionLost))
             } else {
                 continuation.finish()
             }
-            return (head, body)
+            return (head, ResponseBody(body))
         }
     }
 

@@ -9,10 +9,10 @@ import Testing
 @Suite struct ConcurrencyLimitRaceTests {
     /// Answers after a yield or two, so requests overlap and queue.
     struct Quick: Transport {
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
             await Task.yield()
             try Task.checkCancellation()
-            return (Data(), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+            return (ResponseHead(statusCode: 200, url: request.url), .empty)
         }
     }
 

@@ -17,20 +17,17 @@ import Testing
         var started: [String] { state.value.started }
         var inFlight: Int { state.value.now.values.reduce(0, +) }
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            let host = request.url!.host!
+        func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+            let host = request.url.host!
             state.withLock { state in
                 state.now[host, default: 0] += 1
                 state.peak = max(state.peak, state.now.values.reduce(0, +))
                 state.peakByHost[host] = max(state.peakByHost[host, default: 0], state.now[host]!)
-                state.started.append(request.url!.absoluteString)
+                state.started.append(request.url.absoluteString)
             }
             defer { state.withLock { $0.now[host]! -= 1 } }
             try await clock.sleep(for: .seconds(1))
-            return (
-                Data("ok".utf8),
-                HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
-            )
+            return (ResponseHead(statusCode: 200, url: request.url), ResponseBody(Data("ok".utf8)))
         }
     }
 

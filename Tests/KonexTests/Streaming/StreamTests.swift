@@ -253,11 +253,12 @@ import Testing
 
     @Test func aTransportThatCannotStreamDeliversTheBodyAsOneChunk() async throws {
         struct Plain: Transport {
-            func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-                let head = HTTPURLResponse(
-                    url: request.url!, statusCode: 200, httpVersion: nil,
-                    headerFields: ["Content-Type": "text/event-stream"])!
-                return (Data("data: one\n\ndata: two\n\n".utf8), head)
+            func send(_ request: TransportRequest, context: TransportContext) async throws -> (
+                ResponseHead, ResponseBody
+            ) {
+                let head = ResponseHead(
+                    statusCode: 200, headerFields: ["Content-Type": "text/event-stream"], url: request.url)
+                return (head, ResponseBody(Data("data: one\n\ndata: two\n\n".utf8)))
             }
         }
         let stream = try await KonexClient(baseURL: api, transport: Plain()).request("x").stream()

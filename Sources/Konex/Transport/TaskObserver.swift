@@ -1,26 +1,5 @@
 import Foundation
 
-extension URLSessionTransport {
-    /// `true`: with a progress handler set, a request goes through the streaming session, whose delegate hears
-    /// `didSendBodyData` and each chunk of the body, on Linux as on Apple platforms.
-    public var reportsIncrementalProgress: Bool { true }
-
-    /// `true` on Apple platforms, where a task's own delegate receives `URLSessionTaskMetrics`; `false` on Linux,
-    /// where FoundationNetworking never delivers them (so no request pays for a delegate that hears nothing).
-    public var reportsTransferPhases: Bool {
-        #if canImport(Darwin)
-            true
-        #else
-            false
-        #endif
-    }
-
-    /// Sends `request` with a delegate for this task alone that reports upload progress and the phase timings.
-    public func send(_ request: URLRequest, observer: TransferObserver) async throws -> (Data, HTTPURLResponse) {
-        try await exchange(request, delegate: TaskObserver(observer: observer))
-    }
-}
-
 /// One task's delegate: forwards body bytes sent and folds `URLSessionTaskMetrics` into ``TransferPhases``.
 final class TaskObserver: NSObject, URLSessionTaskDelegate, Sendable {
     let observer: TransferObserver
@@ -35,7 +14,7 @@ final class TaskObserver: NSObject, URLSessionTaskDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
-        if let phases = TransferPhases(metrics) { observer.phases(phases) }
+        if let phases = TransferPhases(metrics) { observer.phases?(phases) }
     }
 }
 

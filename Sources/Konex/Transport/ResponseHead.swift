@@ -1,0 +1,75 @@
+import Foundation
+
+/// The head of a response as a transport reads it: status, header fields (repeats kept), and the URL it answers.
+///
+/// Konex's own value, so a transport over SwiftNIO or a test double makes one without Foundation's
+/// `HTTPURLResponse` (which re-capitalises every field and costs microseconds on Linux). It reads like one:
+/// `statusCode`, `value(forHTTPHeaderField:)` in any case, `url`; ``httpURLResponse`` makes one when asked.
+/// ```swift
+/// let head = ResponseHead(statusCode: 200, headerFields: ["Content-Type": "application/json"], url: request.url)
+/// head.value(forHTTPHeaderField: "content-type")   // "application/json"
+/// ```
+public struct ResponseHead: Sendable {
+    /// The status code.
+    public var statusCode: Int {
+        didSet { origin = nil }
+    }
+    /// The header fields in the order received, repeats kept.
+    public var headerFields: HTTPHeaders {
+        didSet { origin = nil }
+    }
+    /// The URL of the request this answers.
+    public var url: URL {
+        didSet { origin = nil }
+    }
+    /// The response this head was read from, while unchanged: handed back by ``httpURLResponse`` at no cost.
+    private var origin: HTTPURLResponse?
+
+    /// Creates a head.
+    /// - Parameters:
+    ///   - statusCode: The status code, as received (any three digits; Konex passes 999 through).
+    ///   - headerFields: The fields, repeats kept.
+    ///   - url: The URL of the request answered.
+    public init(statusCode: Int, headerFields: HTTPHeaders = [:], url: URL) {
+        self.statusCode = statusCode
+        self.headerFields = headerFields
+        self.url = url
+        origin = nil
+    }
+
+    /// The head of a Foundation response (a transport over URLSession).
+    /// - Parameter response: The response.
+    public init(_ response: HTTPURLResponse) {
+        statusCode = response.statusCode
+        headerFields = HTTPHeaders(response)
+        url = response.url ?? URL(fileURLWithPath: "/")
+        origin = response
+    }
+
+    /// A field's value by name in any case; repeated fields come back joined by `", "`.
+    /// - Parameter name: The field name.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        if let origin { return origin.value(forHTTPHeaderField: name) }
+        return headerFields.combinedValue(for: name)
+    }
+
+    /// The body's length as `Content-Length` announces it; `-1` when it does not.
+    public var expectedContentLength: Int64 {
+        value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? -1
+    }
+
+    /// This head as Foundation's response, made when asked (repeated fields joined by `", "`); the response it was
+    /// read from, when it was read from one.
+    public var httpURLResponse: HTTPURLResponse {
+        if let origin { return origin }
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(headerFields.count)
+        for (name, value) in headerFields {
+            if let existing = fields[name] { fields[name] = "\(existing), \(value)" } else { fields[name] = value }
+        }
+        // Only a status outside 0...999 makes Foundation fail; a head can hold any Int, so clamp what cannot exist.
+        let status = (0...999).contains(statusCode) ? statusCode : 999
+        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+            ?? HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!
+    }
+}
