@@ -90,9 +90,20 @@ enum Received {
         _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         limit: Int? = nil
     ) async throws -> (Data, HTTPURLResponse, Body) {
-        let phases = PhaseRecord()
-        let progress = report.map { report in { @Sendable (progress: TransferProgress) in report.upload(progress) } }
-        let observer = TransferObserver(progress: progress, phases: phases.record)
+        // Phase timings come from the system's task metrics, which only Apple platforms deliver: elsewhere the
+        // record (a lock and a closure, a tenth of a mock request's cost) is made only when progress is observed.
+        #if canImport(Darwin)
+            let listens = true
+        #else
+            let listens = report != nil
+        #endif
+        let phases = listens ? PhaseRecord() : nil
+        let observer = phases.map { phases in
+            TransferObserver(
+                progress: report.map { report in { @Sendable (progress: TransferProgress) in report.upload(progress) }
+                },
+                phases: phases.record)
+        }
         // The transport's hint: a body read into memory is asked for whole, unless it is counted or limited as it
         // comes; then, like a stream, as it arrives.
         let context: TransportContext
@@ -115,7 +126,7 @@ enum Received {
         let response = head.httpURLResponse
         switch target {
         case .memory, .webSocket:
-            if let data = body.data { return (data, response, Body(phases: phases.value)) }
+            if let data = body.data { return (data, response, Body(phases: phases?.value)) }
             if let limit, response.expectedContentLength > Int64(limit) {
                 body.cancel()
                 throw tooLarge(request, response, limit: limit, size: .announced)
@@ -123,21 +134,21 @@ enum Received {
             report?.headArrived(response)
             let data = try await gather(body, of: response, to: request, limit: limit, report: report)
             report?.finished(Int64(data.count), of: response, counted: true)
-            return (data, response, Body(phases: phases.value, countedProgress: report != nil))
+            return (data, response, Body(phases: phases?.value, countedProgress: report != nil))
         case .file:
             if case .file(let file) = body.storage {
-                return (errorHead(of: response, in: file), response, Body(file: file, phases: phases.value))
+                return (errorHead(of: response, in: file), response, Body(file: file, phases: phases?.value))
             }
             if let data = body.data { return try await delivered(data, response, as: target) }
             report?.headArrived(response)
             let file = try await written(body, of: response, report: report)
             return (
                 errorHead(of: response, in: file), response,
-                Body(file: file, phases: phases.value, countedProgress: report != nil)
+                Body(file: file, phases: phases?.value, countedProgress: report != nil)
             )
         case .stream:
             var (data, response, received) = try await streamed(try body.stream, response)
-            received.phases = phases.value
+            received.phases = phases?.value
             return (data, response, received)
         }
     }

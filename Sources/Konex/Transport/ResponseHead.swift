@@ -12,18 +12,31 @@ import Foundation
 public struct ResponseHead: Sendable {
     /// The status code.
     public var statusCode: Int {
-        didSet { origin = nil }
+        didSet { detach() }
     }
     /// The header fields in the order received, repeats kept.
     public var headerFields: HTTPHeaders {
-        didSet { origin = nil }
+        // Read from a Foundation response only when asked: the pipeline reads single fields.
+        get { origin.map { HTTPHeaders($0) } ?? storedFields }
+        set {
+            storedFields = newValue
+            origin = nil
+        }
     }
     /// The URL of the request this answers.
     public var url: URL {
-        didSet { origin = nil }
+        didSet { detach() }
     }
+    private var storedFields: HTTPHeaders
     /// The response this head was read from, while unchanged: handed back by ``httpURLResponse`` at no cost.
     private var origin: HTTPURLResponse?
+
+    /// Keeps the fields and lets the response go, before a change makes it stale.
+    private mutating func detach() {
+        guard let origin else { return }
+        storedFields = HTTPHeaders(origin)
+        self.origin = nil
+    }
 
     /// Creates a head.
     /// - Parameters:
@@ -32,7 +45,7 @@ public struct ResponseHead: Sendable {
     ///   - url: The URL of the request answered.
     public init(statusCode: Int, headerFields: HTTPHeaders = [:], url: URL) {
         self.statusCode = statusCode
-        self.headerFields = headerFields
+        storedFields = headerFields
         self.url = url
         origin = nil
     }
@@ -41,7 +54,7 @@ public struct ResponseHead: Sendable {
     /// - Parameter response: The response.
     public init(_ response: HTTPURLResponse) {
         statusCode = response.statusCode
-        headerFields = HTTPHeaders(response)
+        storedFields = [:]
         url = response.url ?? URL(fileURLWithPath: "/")
         origin = response
     }
@@ -50,7 +63,7 @@ public struct ResponseHead: Sendable {
     /// - Parameter name: The field name.
     public func value(forHTTPHeaderField name: String) -> String? {
         if let origin { return origin.value(forHTTPHeaderField: name) }
-        return headerFields.combinedValue(for: name)
+        return storedFields.combinedValue(for: name)
     }
 
     /// The body's length as `Content-Length` announces it; `-1` when it does not.
@@ -63,9 +76,13 @@ public struct ResponseHead: Sendable {
     public var httpURLResponse: HTTPURLResponse {
         if let origin { return origin }
         var fields: [String: String] = [:]
-        fields.reserveCapacity(headerFields.count)
-        for (name, value) in headerFields {
-            if let existing = fields[name] { fields[name] = "\(existing), \(value)" } else { fields[name] = value }
+        fields.reserveCapacity(storedFields.count)
+        var spelled: [String: String] = [:]  // folded name → the name as first written
+        for (name, value) in storedFields {
+            let folded = HTTPHeaders.folded(name)
+            let key = spelled[folded] ?? name
+            spelled[folded] = key
+            fields[key] = fields[key].map { "\($0), \(value)" } ?? value
         }
         // Only a status outside 0...999 makes Foundation fail; a head can hold any Int, so clamp what cannot exist.
         let status = (0...999).contains(statusCode) ? statusCode : 999

@@ -43,7 +43,8 @@ public struct TransportContext: Sendable {
     /// - Parameter phases: The timings.
     public func report(_ phases: TransferPhases) { observer?.phases?(phases) }
 
-    /// Whether someone listens for phase timings: measuring them may cost a transport something per request.
+    /// Whether someone listens for phase timings: measuring them may cost a transport something per request. Konex
+    /// listens on Apple platforms, where URLSession measures them, and wherever progress is observed.
     public var observesPhases: Bool { observer?.phases != nil }
 }
 

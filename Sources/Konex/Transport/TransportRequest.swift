@@ -3,9 +3,28 @@ import Foundation
 /// What a transport sends: a ``RequestHead`` and, for methods that have one, a body.
 public struct TransportRequest: Sendable {
     /// The head.
-    public var head: RequestHead
+    public var head: RequestHead {
+        didSet {
+            // The body was the old head's request's: keep it apart before that request is let go.
+            if bodyIsInOrigin {
+                storedBody = oldValue.origin.flatMap(Self.body(of:))
+                bodyIsInOrigin = false
+            }
+        }
+    }
+
     /// The body; `nil` for none.
-    public var body: Body?
+    public var body: Body? {
+        get { bodyIsInOrigin ? head.origin.flatMap(Self.body(of:)) : storedBody }
+        set {
+            storedBody = newValue
+            bodyIsInOrigin = false
+        }
+    }
+
+    private var storedBody: Body?
+    /// Whether the body is the head's request's, read only when a transport asks (URLSession never does).
+    private var bodyIsInOrigin: Bool
 
     /// Creates a request.
     /// - Parameters:
@@ -13,20 +32,22 @@ public struct TransportRequest: Sendable {
     ///   - body: The body, or `nil`.
     public init(head: RequestHead, body: Body? = nil) {
         self.head = head
-        self.body = body
+        storedBody = body
+        bodyIsInOrigin = false
     }
 
     /// The request Konex built, head and body.
     /// - Parameter request: A Foundation request.
     public init(_ request: URLRequest) {
         head = RequestHead(request)
-        if let data = request.httpBody {
-            body = .data(data)
-        } else if let stream = request.httpBodyStream {
-            body = Body(storage: .stream(InputStreamBox(stream)))
-        } else {
-            body = nil
-        }
+        storedBody = nil
+        bodyIsInOrigin = true
+    }
+
+    private static func body(of request: URLRequest) -> Body? {
+        if let data = request.httpBody { return .data(data) }
+        if let stream = request.httpBodyStream { return Body(storage: .stream(InputStreamBox(stream))) }
+        return nil
     }
 
     /// The URL.
@@ -41,13 +62,14 @@ public struct TransportRequest: Sendable {
 
     /// This request as Foundation's, body included: the one Konex built when nothing changed since.
     public var urlRequest: URLRequest {
-        if head.origin != nil { return head.urlRequest }
+        if bodyIsInOrigin, let origin = head.origin { return origin }
         var request = head.urlRequest
-        switch body?.storage {
+        switch storedBody?.storage {
         case .data(let data): request.httpBody = data
         case .file(let file): request.httpBodyStream = InputStream(url: file)
         case .stream(let box): request.httpBodyStream = box.stream
-        case nil: break
+        case nil:
+            if head.origin != nil { request.httpBody = nil }  // the head's request brought one; this has none
         }
         return request
     }
