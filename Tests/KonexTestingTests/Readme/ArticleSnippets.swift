@@ -624,6 +624,72 @@ extension Readme { struct Articleusingwebsockets1 {  // Sources/Konex/Konex.docc
 }
 } }
 
+extension Readme { struct Articlewritingatransport1 {  // Sources/Konex/Konex.docc/WritingATransport.md line 29
+final class SessionTransport: Transport {
+    let session: URLSession
+
+    init(configuration: URLSessionConfiguration = .ephemeral) {
+        session = URLSession(configuration: configuration, delegate: DeclineRedirects(), delegateQueue: nil)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+        let (data, response) = try await session.data(for: request.urlRequest)
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        return (ResponseHead(http), ResponseBody(data))
+    }
+
+    /// Konex follows redirects itself; the 3xx is the answer.
+    final class DeclineRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+    }
+}
+
+// Checked against the contract (see "Checking it" below).
+@Test(.enabled(if: ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"] != nil))
+func sessionTransportMeetsTheContract() async throws {
+    let server = try #require(ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"].flatMap(URL.init))
+    var limits: [String: String] = [:]
+    #if canImport(FoundationNetworking)
+        limits = [
+            "a sub-second timeout fires at its time": "libcurl truncates it to whole seconds: 0.5 s fires at once",
+            "an unknown Content-Encoding passes through undecoded": "libcurl fails it",
+            "a 3xx keeps its body": "the body of a declined redirect is dropped",
+            "a status line without a reason phrase is read": "libcurl's parser refuses it",
+            "204 and 304 that announce a Content-Length end without a body": "a 304 waits for its bytes",
+        ]
+    #endif
+    let contract = TransportContract(transport: SessionTransport(), server: server, knownLimits: limits)
+    for outcome in await contract.run() {
+        #expect(outcome.isAcceptable, "\(outcome)")
+    }
+}
+} }
+
+extension Readme { struct Articlewritingatransport2 {  // Sources/Konex/Konex.docc/WritingATransport.md line 90
+struct Countdown: Transport {
+    func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+        let (stream, continuation) = ByteStream.makeStream(bufferLimit: context.bufferLimit) {
+            // The reader stopped early: a transport with a connection closes it here.
+        }
+        Task {
+            for count in (1...3).reversed() {
+                guard await continuation.send(Data("\(count)\n".utf8)) else { return }
+            }
+            continuation.finish()
+        }
+        let head = ResponseHead(statusCode: 200, headerFields: ["Content-Type": "text/plain"], url: request.url)
+        return (head, ResponseBody(stream))
+    }
+}
+} }
+
 extension Readme { static func articleDiskFixturesAndHAR1() async throws {
 #sourceLocation(file: "Sources/KonexTesting/KonexTesting.docc/DiskFixturesAndHAR.md", line: 11)
 let folder = FixtureDirectory(besides: #filePath, named: "Fixtures")
