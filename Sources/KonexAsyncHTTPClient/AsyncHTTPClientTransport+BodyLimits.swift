@@ -20,7 +20,7 @@
             var lastArrival: ContinuousClock.Instant? { last.value }
         }
 
-        /// Runs `body` and fails with `URLError.timedOut` when the deadline passes or the body is silent for longer
+        /// Runs `body` and fails with ``Konex/TransportFailure/Kind/timedOut`` when the deadline passes or the body is silent for longer
         /// than the idle time; the body task is cancelled. Without limits, `body` runs alone.
         func withBodyLimits<T: Sendable>(
             _ limits: BodyLimits, _ body: @escaping @Sendable (Activity) async throws -> T
@@ -42,7 +42,7 @@
                     }
                 }
                 defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else { throw URLError(.timedOut) }
+                guard let first = try await group.next(), let value = first else { throw TransportFailure(.timedOut) }
                 return value
             }
         }

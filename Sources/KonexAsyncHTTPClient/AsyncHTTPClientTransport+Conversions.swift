@@ -5,7 +5,7 @@
     import NIOCore
     import NIOHTTP1
 
-    // Between Konex's request and response heads and AsyncHTTPClient's, and its errors as URLErrors.
+    // Between Konex's request and response heads and AsyncHTTPClient's, and its errors as Konex's failure kinds.
     extension AsyncHTTPClientTransport {
         /// `request` for AsyncHTTPClient. With `uploadProgress`, the body goes out in 64 KiB chunks that NIO pulls as
         /// the socket takes them, each pull reported; without it, in one buffer.
@@ -50,44 +50,42 @@
                 let head = HTTPURLResponse(
                     url: url, statusCode: status, httpVersion: "HTTP/\(version.major).\(version.minor)",
                     headerFields: fields)
-            else { throw URLError(.badServerResponse, url: url) }
+            else { throw TransportFailure(.badServerResponse, url: url) }
             return head
         }
 
-        /// AsyncHTTPClient's and SwiftNIO's errors as the `URLError`s `URLSessionTransport` reports, so retries,
-        /// messages and stages read the same over either transport; cancellation stays cancellation.
+        /// AsyncHTTPClient's and SwiftNIO's errors as Konex's ``Konex/TransportFailure`` kinds (the error kept as
+        /// `underlying`), so retries, messages and stages read the same over either transport; cancellation stays
+        /// cancellation.
         static func transportError(_ error: any Error, url: URL) -> any Error {
             if error is CancellationError || error is URLError { return error }
+            if let failure = error as? TransportFailure {
+                return failure.url == nil
+                    ? TransportFailure(failure.kind, url: url, underlying: failure.underlying) : failure
+            }
             if let client = error as? HTTPClientError {
                 switch client {
                 case .cancelled: return CancellationError()
                 case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
                     .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
-                    return URLError(.timedOut, url: url, underlying: error)
+                    return TransportFailure(.timedOut, url: url, underlying: error)
                 case .remoteConnectionClosed, .uncleanShutdown:
-                    return URLError(.networkConnectionLost, url: url, underlying: error)
-                case .invalidURL, .emptyHost, .emptyScheme: return URLError(.badURL, url: url, underlying: error)
-                default: return URLError(.badServerResponse, url: url, underlying: error)
+                    return TransportFailure(.networkConnectionLost, url: url, underlying: error)
+                case .invalidURL, .emptyHost, .emptyScheme:
+                    return TransportFailure(.badURL, url: url, underlying: error)
+                default: return TransportFailure(.badServerResponse, url: url, underlying: error)
                 }
             }
             if error is ChannelError {
-                return URLError(.cannotConnectToHost, url: url, underlying: error)
+                return TransportFailure(.cannotConnectToHost, url: url, underlying: error)
             }
             if let posix = error as? IOError, posix.errnoCode == ECONNREFUSED {
-                return URLError(.cannotConnectToHost, url: url, underlying: error)
+                return TransportFailure(.cannotConnectToHost, url: url, underlying: error)
             }
-            return URLError(.unknown, url: url, underlying: error)
-        }
-    }
-
-    extension URLError {
-        init(_ code: Code, url: URL, underlying: (any Error)? = nil) {
-            var info: [String: Any] = [NSURLErrorFailingURLErrorKey: url]
-            if let underlying {
-                info[NSUnderlyingErrorKey] = underlying
-                info[NSLocalizedDescriptionKey] = String(describing: underlying)
+            if String(reflecting: type(of: error)).contains("NIOSSL") {
+                return TransportFailure(.secureConnectionFailed, url: url, underlying: error)
             }
-            self.init(code, userInfo: info)
+            return TransportFailure(.other, url: url, underlying: error)
         }
     }
 

@@ -53,7 +53,7 @@
         ///   - headTimeout: The longest wait for the response head; `nil` for none. A request's own timeout (its
         ///     `URLRequest.timeoutInterval`, which Konex sets from `timeout:`) applies when shorter.
         ///   - bodyTimeout: The longest the body may take after the head; `nil` for none. Independently, the body
-        ///     fails with `URLError.timedOut` when the server is silent for longer than the request's
+        ///     fails with ``Konex/TransportFailure/Kind/timedOut`` when the server is silent for longer than the request's
         ///     `timeoutInterval` (URLSession's reading of it; time spent waiting for a slow stream reader does not count).
         public init(
             client: HTTPClient, redirectPolicy: RedirectPolicy = .follow, headTimeout: Duration? = nil,

@@ -305,7 +305,7 @@ struct HTTPIntegrationTests {
             try await client.request("/get").timeout(.seconds(5)).response()
         }
         #expect(error.stage == .transport)
-        #expect((error.underlyingError as? URLError)?.code == .cannotConnectToHost)
+        #expect(error.transportFailure == .cannotConnectToHost)
         #expect(error.description.contains("GET http://127.0.0.1:9/get"))
     }
 }

@@ -29,9 +29,10 @@
         }
 
         @Test func aSchemeThatIsNotWebOrWebSocketIsRefused() {
-            #expect(throws: URLError.self) {
+            let error = #expect(throws: TransportFailure.self) {
                 _ = try WebSocketTarget(URLRequest(url: URL(string: "ftp://example.com/x")!), compression: false)
             }
+            #expect(error?.kind == .badURL)
         }
     }
 #endif

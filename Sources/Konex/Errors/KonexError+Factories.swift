@@ -33,6 +33,9 @@ extension KonexError {
         let message: String
         if let urlError = error as? URLError {
             message = "\(urlError.code.name) (URLError \(urlError.code.rawValue)): \(urlError.localizedDescription)"
+        } else if let failure = error as? TransportFailure {
+            message =
+                "\(failure.kind): \(failure.underlying.map { String(describing: $0).prefix(300) } ?? "no response")"
         } else {
             message = String(describing: error)
         }

@@ -105,8 +105,14 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// - Returns: The body, or `nil` when there is none of that type.
     public func errorBody<Body>(as type: Body.Type) -> Body? { errorBody as? Body }
 
-    /// Whether this is a timeout (`URLError.timedOut`).
-    public var isTimeout: Bool { (underlyingError as? URLError)?.code == .timedOut }
+    /// Whether this is a timeout (``TransportFailure/Kind/timedOut``, or `URLError.timedOut`).
+    public var isTimeout: Bool { transportFailure == .timedOut }
+
+    /// Why the transport got no response, the same kinds over every transport; `nil` for other failures.
+    public var transportFailure: TransportFailure.Kind? {
+        guard let underlyingError else { return nil }
+        return TransportFailure.Kind(of: underlyingError)
+    }
 
     /// The first ~200 bytes of the body as text, for logs, redacted (``redaction``) before it is cut.
     public var bodySnippet: String? {

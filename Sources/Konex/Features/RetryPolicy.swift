@@ -25,7 +25,8 @@ public struct RetryPolicy: RequestRetrier {
     public var jitter: Double
     /// Statuses worth retrying.
     public var retryableStatusCodes: Set<Int>
-    /// Transport failures worth retrying.
+    /// Transport failures worth retrying, by `URLError` code; a ``TransportFailure`` from another transport is
+    /// retried when its kind's ``TransportFailure/Kind/urlErrorCode`` is here.
     public var retryableURLErrorCodes: Set<URLError.Code>
     /// Whether POST, PATCH and other non-idempotent methods are retried.
     public var retryingNonIdempotent: Bool
@@ -100,8 +101,10 @@ public struct RetryPolicy: RequestRetrier {
     private func isRetryable(_ error: KonexError) -> Bool {
         switch error.stage {
         case .transport:
-            guard let code = (error.underlyingError as? URLError)?.code else { return false }
-            return retryableURLErrorCodes.contains(code)
+            // A URLError by its code; another transport's failure by the code of its kind, so both retry alike.
+            if let code = (error.underlyingError as? URLError)?.code { return retryableURLErrorCodes.contains(code) }
+            guard let kind = error.transportFailure else { return false }
+            return retryableURLErrorCodes.contains(kind.urlErrorCode)
         case .validation:
             return error.statusCode.map(retryableStatusCodes.contains) ?? false
         default:

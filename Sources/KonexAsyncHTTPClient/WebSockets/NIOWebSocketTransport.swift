@@ -65,7 +65,7 @@
             connecting.cascadeFailure(to: handshake)
             // The head of a handshake (and the connect before it) is bounded by the request's timeout.
             let deadline = loop.scheduleTask(in: timeout) {
-                handshake.fail(URLError(.timedOut, url: target.url))
+                handshake.fail(TransportFailure(.timedOut, url: target.url))
             }
             handshake.futureResult.whenComplete { result in
                 deadline.cancel()
@@ -89,7 +89,7 @@
                 throw WebSocketFailure(
                     .protocolViolation, "the server's 101 answer is not a WebSocket upgrade: \(error)")
             } catch ChannelError.connectTimeout {
-                throw URLError(.timedOut, url: target.url)
+                throw TransportFailure(.timedOut, url: target.url)
             } catch {
                 throw AsyncHTTPClientTransport.transportError(error, url: target.url)
             }

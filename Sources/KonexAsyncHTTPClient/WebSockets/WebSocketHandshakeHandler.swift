@@ -76,7 +76,7 @@
         func channelInactive(context: ChannelHandlerContext) {
             // A refusal without an end (the server closed after the head) still names its status.
             refuse(context: context)
-            handshake.fail(URLError(.networkConnectionLost, url: target.url))
+            handshake.fail(TransportFailure(.networkConnectionLost, url: target.url))
             context.fireChannelInactive()
         }
 

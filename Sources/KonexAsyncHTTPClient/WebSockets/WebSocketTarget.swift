@@ -27,12 +27,12 @@
         init(_ request: URLRequest, compression: Bool) throws {
             guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
                 let host = components.host, !host.isEmpty
-            else { throw URLError(.badURL) }
+            else { throw TransportFailure(.badURL, url: request.url) }
             let scheme = components.scheme?.lowercased()
             switch scheme {
             case "ws", "http": secure = false
             case "wss", "https": secure = true
-            default: throw URLError(.unsupportedURL, url: url)
+            default: throw TransportFailure(.badURL, url: url)
             }
             self.url = url
             // URLComponents keeps an IPv6 literal's brackets in `host`; sockets want it bare.

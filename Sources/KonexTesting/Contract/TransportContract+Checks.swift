@@ -149,7 +149,7 @@ extension TransportContract {
             do {
                 _ = try await transport.data(for: slow)
                 throw Violation("a 3 s answer arrived within a 0.5 s timeout")
-            } catch let error as URLError where error.code == .timedOut {
+            } catch let error where TransportFailure.Kind(of: error) == .timedOut {
                 let took = started.duration(to: .now)
                 try require(
                     took >= .milliseconds(400) && took < .milliseconds(900), "a 0.5 s timeout fired after \(took)")
@@ -209,7 +209,9 @@ extension TransportContract {
             let error = try await requireFailure(
                 of: request(context.faults, "/stall", timeout: 1), through: context.transport, within: .seconds(4),
                 "10 B of 1,000, then silence, with a 1 s timeout")
-            try require((error as? URLError)?.code == .timedOut, "failed with \(error), not URLError.timedOut")
+            try require(
+                TransportFailure.Kind(of: error) == .timedOut,
+                "failed with \(error), not a timeout (TransportFailure or URLError)")
         },
         Check(name: "cancelling the task while the body arrives ends the transfer at once") { context in
             let transport = context.transport
