@@ -43,7 +43,8 @@ extension DataRequest {
                 }
                 reply = lastReply
             } else if case .webSocket(let options) = target {
-                let channel = try await client.activeWebSocketTransport().connect(request, options: options)
+                let channel = try await client.activeWebSocketTransport().connect(
+                    RequestHead(request), options: options)
                 do {
                     try WebSocketHandshakeCheck.check(request, answeredBy: channel.response)
                 } catch {

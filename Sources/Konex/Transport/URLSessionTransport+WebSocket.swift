@@ -8,7 +8,7 @@ extension URLSessionTransport: WebSocketTransport {
     /// Opens a connection with `URLSessionWebSocketTask`. On Linux that needs a libcurl built with WebSocket support;
     /// without it the connection fails at once with ``WebSocketFailure/Kind/unsupported`` saying so (use
     /// `NIOWebSocketTransport` from KonexAsyncHTTPClient there).
-    public func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel {
+    public func connect(_ head: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel {
         #if canImport(FoundationNetworking) && os(Linux) && (arch(x86_64) || arch(arm64))
             if let libcurl = LibcurlSupport.info, !libcurl.protocols.contains("ws") {
                 throw WebSocketFailure(
@@ -18,7 +18,7 @@ extension URLSessionTransport: WebSocketTransport {
                         + "KonexAsyncHTTPClient (trait AsyncHTTPClient)")
             }
         #endif
-        var request = request
+        var request = head.urlRequest
         if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             switch components.scheme?.lowercased() {
             case "http": components.scheme = "ws"

@@ -4,16 +4,17 @@ import Foundation
 ///
 /// `URLSessionTransport` is one (where the platform's URLSession speaks WebSocket), KonexAsyncHTTPClient's
 /// `NIOWebSocketTransport` another (SwiftNIO, for Linux), and KonexTesting's `MockTransport` scripts servers on a
-/// clock. A transport performs the handshake with the request as Konex built and adapted it; a refused handshake
+/// clock. A transport performs the handshake with the request head as Konex built and adapted it; a refused handshake
 /// throws ``WebSocketHandshakeRefused`` with the server's answer, so a 401 reaches the retriers.
 public protocol WebSocketTransport: Sendable {
     /// Performs the opening handshake and returns the connection.
     /// - Parameters:
-    ///   - request: The handshake request (`http`/`https` or `ws`/`wss`), headers included.
+    ///   - request: The handshake's head (`http`/`https` or `ws`/`wss`), headers included: the same ``RequestHead`` an
+    ///     HTTP ``Transport`` gets (`request.urlRequest` is Foundation's, for a transport over URLSession).
     ///   - options: Limits the connection must keep.
     /// - Returns: The open connection.
     /// - Throws: ``WebSocketHandshakeRefused`` when the server answers other than 101; other errors as for a request.
-    func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel
+    func connect(_ request: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel
 }
 
 /// One open WebSocket connection, as a transport gives it to Konex: ``WebSocket`` reads it one message at a time, so

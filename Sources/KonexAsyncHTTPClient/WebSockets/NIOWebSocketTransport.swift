@@ -45,7 +45,8 @@
             self.tlsConfiguration = tlsConfiguration
         }
 
-        public func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel {
+        public func connect(_ head: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel {
+            let request = head.urlRequest
             let target = try WebSocketTarget(request, compression: options.compression)
             let context = try target.secure ? sslContext() : nil
             let loop = eventLoopGroup.next()

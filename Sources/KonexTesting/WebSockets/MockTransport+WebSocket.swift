@@ -34,7 +34,8 @@ extension MockTransport: WebSocketTransport {
     /// Every connection accepted so far, in order.
     public var webSocketSessions: [MockWebSocketSession] { webSockets.value.sessions }
 
-    public func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel {
+    public func connect(_ head: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel {
+        let request = head.urlRequest
         let endpoint = webSockets.withLock { sockets -> MockWebSockets.Endpoint? in
             guard
                 let index = sockets.endpoints.firstIndex(where: {

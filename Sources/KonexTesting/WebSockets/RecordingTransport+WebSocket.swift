@@ -4,8 +4,9 @@ import Konex
 extension RecordingTransport: WebSocketTransport {
     /// Replays a recorded session, or records a live one as an entry with Chrome DevTools' `_webSocketMessages`
     /// (every message, its direction, time and opcode; text redacted like a body), written when the connection ends.
-    public func connect(_ request: URLRequest, options: WebSocketOptions) async throws -> any WebSocketChannel {
-        if let recorded = try await replayed(request, { try await replay.connect(request, options: options) }) {
+    public func connect(_ head: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel {
+        let request = head.urlRequest
+        if let recorded = try await replayed(request, { try await replay.connect(head, options: options) }) {
             return recorded
         }
         guard let sockets = live as? any WebSocketTransport else {
@@ -14,7 +15,7 @@ extension RecordingTransport: WebSocketTransport {
         let redaction = self.redaction ?? .current
         let started = now()
         let begin = ContinuousClock.now
-        let channel = try await sockets.connect(request, options: options)
+        let channel = try await sockets.connect(head, options: options)
         return RecordingWebSocketChannel(base: channel) { messages in
             try? await self.record(
                 request, channel.response, body: Data(), startedAt: started, duration: ContinuousClock.now - begin,
