@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Konex's own value, so a transport over SwiftNIO or a test double makes one without Foundation's
 /// `HTTPURLResponse` (which re-capitalises every field and costs microseconds on Linux). It reads like one:
-/// `statusCode`, `value(forHTTPHeaderField:)` in any case, `url`; ``httpURLResponse`` makes one when asked.
+/// `statusCode`, `value(forHTTPHeaderField:)` in any case, `url`; `httpURLResponse` makes one when asked.
 /// ```swift
 /// let head = ResponseHead(statusCode: 200, headerFields: ["Content-Type": "application/json"], url: request.url)
 /// head.value(forHTTPHeaderField: "content-type")   // "application/json"
