@@ -131,7 +131,10 @@
                 }
             }
             let pump = Lock<Task<Void, Never>?>(nil)
-            let (stream, continuation) = ByteStream.makeStream(bufferLimit: context.bufferLimit) {
+            // Konex writes a download to its file as fast as chunks come: the reader pulls, so a megabyte of buffer is
+            // plenty and bounds a download's memory whatever the disk does.
+            let bufferLimit = context.delivery == .file ? Swift.min(context.bufferLimit, 1 << 20) : context.bufferLimit
+            let (stream, continuation) = ByteStream.makeStream(bufferLimit: bufferLimit) {
                 pump.value?.cancel()
             }
             pump.value = Task {
