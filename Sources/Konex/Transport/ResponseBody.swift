@@ -108,7 +108,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
         switch storage {
         case .whole(let data): Iterator(source: .stream(ByteStream(data).makeAsyncIterator()))
         case .stream(let stream): Iterator(source: .stream(stream.makeAsyncIterator()))
-        case .file(let file): Iterator(source: .file(file, offset: 0))
+        case .file(let file): Iterator(source: .file(file, opened: nil))
         }
     }
 
@@ -116,7 +116,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         enum Source {
             case stream(ByteStream.Iterator)
-            case file(URL, offset: UInt64)
+            case file(URL, opened: OpenFile?)
             case done
         }
 
@@ -131,17 +131,22 @@ public struct ResponseBody: AsyncSequence, Sendable {
                 let chunk = try await iterator.next()
                 source = chunk == nil ? .done : .stream(iterator)
                 return chunk
-            case .file(let file, let offset):
-                let handle = try FileHandle(forReadingFrom: file)
-                defer { try? handle.close() }
-                try handle.seek(toOffset: offset)
-                guard let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty else {
-                    source = .done
+            case .file(let file, let opened):
+                let open = try opened ?? OpenFile(try FileHandle(forReadingFrom: file))
+                guard let chunk = try open.handle.read(upToCount: 1 << 16), !chunk.isEmpty else {
+                    source = .done  // the handle closes as the last reference goes
                     return nil
                 }
-                source = .file(file, offset: offset + UInt64(chunk.count))
+                source = .file(file, opened: open)
                 return chunk
             }
         }
+    }
+
+    /// A file open for reading, closed when the iterator lets it go.
+    final class OpenFile {
+        let handle: FileHandle
+        init(_ handle: FileHandle) { self.handle = handle }
+        deinit { try? handle.close() }
     }
 }
