@@ -93,6 +93,8 @@ extension Result {
             await report("ahc_stream_throughput") {
                 [try await four.throughput(megabytes: config.streamMB, rounds: config.rounds)]
             }
+            // Konex writes the file as chunks come; the transport buffers at most 1 MiB ahead of it.
+            await report("ahc_download_rss") { [try await download(over: overAHC, id: "ahc_download_rss")] }
             try? await http.shutdown()
         }
     }

@@ -392,7 +392,11 @@ struct Benchmarks {
 extension Benchmarks {
     /// Case 7: a large download through `download(to:)` (streamed to disk) and the same body in memory, with peak
     /// RSS growth sampled every millisecond while each runs.
-    func download() async throws -> Result {
+    /// - Parameters:
+    ///   - over: The client to download through; the URLSession one by default.
+    ///   - id: The row's name.
+    func download(over: KonexClient? = nil, id: String = "download_rss") async throws -> Result {
+        let client = over ?? self.client
         let size = config.downloadMB << 20
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-bench-\(UUID()).bin")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -404,7 +408,7 @@ extension Benchmarks {
             _ = try await client.request("/generated/\(size)").validate().responseData()
         }
         return Result(
-            id: "download_rss", konex: Double(streamed) / 1_048_576, baseline: Double(inMemory) / 1_048_576,
+            id: id, konex: Double(streamed) / 1_048_576, baseline: Double(inMemory) / 1_048_576,
             ratio: nil, unit: "MB peak RSS growth",
             detail: String(
                 format: "%d MB via download(to:) (%d bytes on disk) vs responseData() of the same body",
