@@ -5,6 +5,10 @@ import Konex
     import KonexMetrics
     import KonexTracing
 #endif
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import KonexAsyncHTTPClient
+#endif
 
 /// The in-process cases whose cost is counted in instructions (`konex-bench --count CASE N`, run under
 /// `valgrind --tool=callgrind` by scripts/instruction-counts): a count that repeats whatever the other core does,
@@ -18,6 +22,10 @@ enum CountedCase: String, CaseIterable, Sendable {
     #if Tracing && Metrics
         case telemetryNoop = "telemetry_noop"
     #endif
+    #if AsyncHTTPClient
+        case asyncHTTPClientSmall = "ahc_small"
+        case asyncHTTPClientSmallRaw = "ahc_small_raw"
+    #endif
 
     /// What one operation is.
     var summary: String {
@@ -29,6 +37,11 @@ enum CountedCase: String, CaseIterable, Sendable {
         case .sseParse: "parsing 64 KiB of an LLM-style event stream"
         #if Tracing && Metrics
             case .telemetryNoop: "pipeline_mock with TracingInstrument and MetricsInstrument, nothing bootstrapped"
+        #endif
+        #if AsyncHTTPClient
+            case .asyncHTTPClientSmall:
+                "a small GET through Konex over AsyncHTTPClient, validated and decoded, from a server in another process"
+            case .asyncHTTPClientSmallRaw: "the same GET through AsyncHTTPClient alone, collected and decoded"
         #endif
         }
     }
@@ -53,6 +66,10 @@ enum CountedCase: String, CaseIterable, Sendable {
                 baseURL: URL(string: "http://stub.test")!,
                 transport: URLSessionTransport(configuration: StubProtocol.configuration()))
             return { _ = try await client.request("/small").validate().responseObject(of: Small.self) }
+        #if AsyncHTTPClient
+            case .asyncHTTPClientSmall, .asyncHTTPClientSmallRaw:
+                return Self.overAsyncHTTPClient(raw: self == .asyncHTTPClientSmallRaw)
+        #endif
         case .sseParse:
             let chunk = sampleEventStream(megabytes: 1).0.prefix(65_536)
             return {
@@ -71,3 +88,42 @@ enum CountedCase: String, CaseIterable, Sendable {
         for _ in 0..<count { try await operation() }
     }
 }
+
+#if AsyncHTTPClient
+    extension CountedCase {
+        /// A small GET from the bench's static server, started in a process of its own (callgrind follows only this
+        /// one, so the server's work is not counted): through Konex over AsyncHTTPClient, or AsyncHTTPClient alone.
+        static func overAsyncHTTPClient(raw: Bool) -> @Sendable () async throws -> Void {
+            // Under valgrind a child process cannot be spawned (its descriptors are valgrind's), so
+            // scripts/instruction-counts starts `konex-bench --serve` itself and names it in KONEX_BENCH_SERVER.
+            let server: (base: String, process: Process?)
+            if let given = ProcessInfo.processInfo.environment["KONEX_BENCH_SERVER"] {
+                server = (given, nil)
+            } else {
+                do {
+                    let started = try ServerProcess.start()
+                    server = ("http://127.0.0.1:\(started.port)", started.process)
+                } catch {
+                    return { throw error }
+                }
+            }
+            let base = server.base
+            let http = AsyncHTTPClientTransport.makeClient()
+            if raw {
+                return {
+                    withExtendedLifetime(server.process) {}
+                    let response = try await http.execute(
+                        HTTPClientRequest(url: base + "/small"), timeout: .seconds(30))
+                    guard response.status == .ok else { throw ServerError("raw AHC: status \(response.status)") }
+                    let body = try await response.body.collect(upTo: 1 << 20)
+                    _ = try JSONDecoder().decode(Small.self, from: Data(body.readableBytesView))
+                }
+            }
+            let client = KonexClient(baseURL: URL(string: base)!, transport: AsyncHTTPClientTransport(client: http))
+            return {
+                withExtendedLifetime(server.process) {}
+                _ = try await client.request("/small").validate().responseObject(of: Small.self)
+            }
+        }
+    }
+#endif
