@@ -26,32 +26,12 @@
             return converted
         }
 
-        /// The head as Konex reads it: every field kept, repeats and case as sent, no Foundation response made.
-        static func head(of response: HTTPClientResponse, url: URL) -> ResponseHead {
+        /// A head as Konex reads it, for the HTTP transport and the WebSocket handshake alike: every field kept,
+        /// repeats and case as sent, no Foundation response made.
+        static func head(status: HTTPResponseStatus, headers: NIOHTTP1.HTTPHeaders, url: URL) -> ResponseHead {
             ResponseHead(
-                statusCode: Int(response.status.code),
-                headerFields: HTTPHeaders(keepingRepeats: response.headers.lazy.map { ($0.name, $0.value) }), url: url)
-        }
-
-        /// A head as Foundation names it, for the HTTP transport and the WebSocket handshake alike.
-        static func response(status: Int, version: HTTPVersion, headers: NIOHTTP1.HTTPHeaders, url: URL) throws
-            -> HTTPURLResponse
-        {
-            var fields: [String: String] = [:]
-            var order: [String: String] = [:]  // folded name → the name as first written
-            for header in headers {
-                let folded = header.name.lowercased()
-                let name = order[folded] ?? header.name
-                order[folded] = name
-                // Repeated fields fold into one comma-separated value, as HTTPURLResponse does.
-                fields[name] = fields[name].map { $0 + ", " + header.value } ?? header.value
-            }
-            guard
-                let head = HTTPURLResponse(
-                    url: url, statusCode: status, httpVersion: "HTTP/\(version.major).\(version.minor)",
-                    headerFields: fields)
-            else { throw TransportFailure(.badServerResponse, url: url) }
-            return head
+                statusCode: Int(status.code),
+                headerFields: HTTPHeaders(keepingRepeats: headers.lazy.map { ($0.name, $0.value) }), url: url)
         }
 
         /// AsyncHTTPClient's and SwiftNIO's errors as Konex's ``Konex/TransportFailure`` kinds (the error kept as

@@ -113,7 +113,7 @@
             let upload: (@Sendable (TransferProgress) -> Void)? =
                 context.observesProgress ? { @Sendable in context.reportUpload($0) } : nil
             let (head, body, url, limits) = try await self.head(for: request, uploadProgress: upload)
-            let response = Self.head(of: head, url: url)
+            let response = Self.head(status: head.status, headers: head.headers, url: url)
             guard context.delivery != .whole else {
                 do {
                     let data = try await withBodyLimits(limits) { activity in

@@ -97,31 +97,32 @@ enum Received {
         #else
             let listens = report != nil
         #endif
-        let phases = listens ? PhaseRecord() : nil
+        let phases = listens ? Lock<TransferPhases?>(nil) : nil
         let observer = phases.map { phases in
             TransferObserver(
                 progress: report.map { report in { @Sendable (progress: TransferProgress) in report.upload(progress) }
                 },
-                phases: phases.record)
+                phases: { phases.value = $0 })
         }
         // The transport's hint: a body read into memory is asked for whole, unless it is counted or limited as it
         // comes; then, like a stream, as it arrives.
-        let context: TransportContext
+        let delivery: BodyDelivery
+        var bufferLimit = ByteStream.defaultBufferLimit
         switch target {
         case .memory, .webSocket:
             if let limit {
-                let bufferLimit = Swift.max(ByteStream.defaultBufferLimit, Swift.min(limit, Int.max / 2) + 1)
-                context = TransportContext(delivery: .incremental, bufferLimit: bufferLimit, observer: observer)
+                delivery = .incremental
+                bufferLimit = Swift.max(bufferLimit, Swift.min(limit, Int.max / 2) + 1)
             } else {
-                context = TransportContext(
-                    delivery: report == nil ? .whole : .incremental, bufferLimit: ByteStream.defaultBufferLimit,
-                    observer: observer)
+                delivery = report == nil ? .whole : .incremental
             }
         case .file:
-            context = TransportContext(delivery: .file, bufferLimit: ByteStream.defaultBufferLimit, observer: observer)
-        case .stream(let bufferLimit):
-            context = TransportContext(delivery: .incremental, bufferLimit: bufferLimit, observer: observer)
+            delivery = .file
+        case .stream(let limit):
+            delivery = .incremental
+            bufferLimit = limit
         }
+        let context = TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
         let (head, body) = try await transport.send(TransportRequest(request), context: context)
         let response = head.httpURLResponse
         switch target {
@@ -151,13 +152,6 @@ enum Received {
             received.phases = phases?.value
             return (data, response, received)
         }
-    }
-
-    /// The phase timings a transport reports, kept for the request's timing.
-    final class PhaseRecord: Sendable {
-        private let phases = Lock<TransferPhases?>(nil)
-        var value: TransferPhases? { phases.value }
-        var record: @Sendable (TransferPhases) -> Void { { [phases] in phases.value = $0 } }
     }
 
     /// A body that is whole already (from a transport that does not stream, or a reply an interceptor made itself)

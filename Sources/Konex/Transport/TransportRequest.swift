@@ -69,7 +69,9 @@ public struct TransportRequest: Sendable {
         case .file(let file): request.httpBodyStream = InputStream(url: file)
         case .stream(let box): request.httpBodyStream = box.stream
         case nil:
-            if head.origin != nil { request.httpBody = nil }  // the head's request brought one; this has none
+            // The head's request may have brought a body; this request has none.
+            request.httpBody = nil
+            request.httpBodyStream = nil
         }
         return request
     }

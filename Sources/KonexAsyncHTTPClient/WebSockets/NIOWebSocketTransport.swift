@@ -131,7 +131,7 @@
                     try channel.pipeline.syncOperations.addHandler(handler)
                     handshake.succeed(
                         NIOWebSocketConnection(
-                            channel: channel, handler: handler, response: try target.response(to: head)))
+                            channel: channel, handler: handler, response: target.response(to: head)))
                 }
             }
             try pipeline.addHTTPClientHandlers(

@@ -63,13 +63,8 @@
         private func refuse(context: ChannelHandlerContext) {
             guard let (head, body) = refusal else { return }
             refusal = nil
-            do {
-                handshake.fail(
-                    WebSocketHandshakeRefused(
-                        response: try target.response(to: head), data: Data(body.readableBytesView)))
-            } catch {
-                handshake.fail(error)
-            }
+            handshake.fail(
+                WebSocketHandshakeRefused(response: target.response(to: head), data: Data(body.readableBytesView)))
             context.close(promise: nil)
         }
 

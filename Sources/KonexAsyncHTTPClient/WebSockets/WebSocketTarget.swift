@@ -53,9 +53,8 @@
         }
 
         /// The server's answer as Foundation names it (repeated fields joined with commas, as URLSession does).
-        func response(to head: HTTPResponseHead) throws -> HTTPURLResponse {
-            try AsyncHTTPClientTransport.response(
-                status: Int(head.status.code), version: head.version, headers: head.headers, url: url)
+        func response(to head: HTTPResponseHead) -> HTTPURLResponse {
+            AsyncHTTPClientTransport.head(status: head.status, headers: head.headers, url: url).httpURLResponse
         }
     }
 #endif

@@ -50,6 +50,13 @@ import Testing
         request.body = nil
         #expect(request.urlRequest.httpBody == nil)
         #expect(request.urlRequest.value(forHTTPHeaderField: "Content-Type") == "application/json")
+
+        var streamed = built()
+        streamed.httpBodyStream = InputStream(data: Data(count: 10))
+        var withoutStream = TransportRequest(streamed)
+        withoutStream.body = nil
+        #expect(withoutStream.urlRequest.httpBodyStream == nil)
+        #expect(withoutStream.urlRequest.httpBody == nil)
     }
 
     @Test func setValueReplacesEveryRepeatAndKeepsTheOthersInOrder() {
