@@ -58,7 +58,7 @@ func micro() async throws {
     _ = try await cachedRequest.responseData()
     try await time("responseData, cache hit") { _ = try await cachedRequest.responseData() }
     let coalescer = RequestCoalescer()
-    let head = HTTPURLResponse(url: built.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+    let head = ResponseHead(statusCode: 200, url: built.url!)
     let replyNext = TransportNext { _ in TransportReply(data: body, response: head) }
 
     try await time("RequestCoalescer.intercept, alone") { _ = try await coalescer.intercept(built, next: replyNext) }

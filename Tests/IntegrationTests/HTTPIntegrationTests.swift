@@ -172,7 +172,7 @@ struct HTTPIntegrationTests {
     func redirectsAreFollowed(path: String) async throws {
         let response = try await Server.client().request(path).validate().response(of: Echo.self)
         #expect(response.value.url.hasSuffix("/get"))
-        #expect(response.response.url?.path == "/get")
+        #expect(response.response.url.path == "/get")
     }
 
     @Test func redirectLimitReturnsTheLastRedirect() async throws {

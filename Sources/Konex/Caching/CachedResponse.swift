@@ -149,7 +149,7 @@ extension CachedResponse {
 
     /// This response updated by a `304 Not Modified` (§4.3.4): its headers replace the stored ones, except those
     /// that describe the stored body itself and those a cache never keeps (`Set-Cookie`, hop-by-hop fields).
-    func updated(by notModified: HTTPURLResponse, requestDate: Date, responseDate: Date) -> CachedResponse {
+    func updated(by notModified: ResponseHead, requestDate: Date, responseDate: Date) -> CachedResponse {
         var merged = self
         for (name, value) in HTTPCache.storedHeaders(of: notModified) {
             let lower = name.lowercased()

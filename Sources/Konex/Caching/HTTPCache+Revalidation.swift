@@ -62,7 +62,7 @@ extension HTTPCache {
 
     /// Whether a 304's validators select the stored response (§4.3.4): the same entity tag when it sends one, else
     /// the same `Last-Modified` when both have one.
-    static func validatorsAgree(_ stored: CachedResponse, _ notModified: HTTPURLResponse) -> Bool {
+    static func validatorsAgree(_ stored: CachedResponse, _ notModified: ResponseHead) -> Bool {
         if let tag = notModified.value(forHTTPHeaderField: "ETag") {
             return stored.header("ETag").map { EntityTag.weaklyEqual($0, tag) } ?? false
         }
@@ -117,8 +117,8 @@ extension HTTPCache {
         for name in headers.keys where CachedResponse.keptOnUpdate.contains(name.lowercased()) {
             headers[name] = nil
         }
-        let response = HTTPURLResponse(
-            url: request.url ?? stored.url, statusCode: 304, httpVersion: "HTTP/1.1", headerFields: headers)!
+        let response = ResponseHead(
+            statusCode: 304, headerFields: HTTPHeaders(headers), url: request.url ?? stored.url)
         return TransportReply(data: Data(), response: response, source: .cache)
     }
 }

@@ -44,8 +44,8 @@ extension HTTPCache {
 
     /// The headers a cache keeps: not the hop-by-hop ones nor those `Connection` names (§3.1), and not
     /// `Set-Cookie`, which sets state once and must not be replayed (or written to disk) with every hit.
-    static func storedHeaders(of response: HTTPURLResponse) -> [String: String] {
-        var headers = HTTPHeaders(response).dictionary
+    static func storedHeaders(of response: ResponseHead) -> [String: String] {
+        var headers = response.headerFields.dictionary
         var dropped: Set<String> = [
             "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "set-cookie",
         ]

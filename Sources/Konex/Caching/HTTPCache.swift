@@ -53,8 +53,8 @@ public final class HTTPCache: TransportInterceptor {
     let revalidating = Lock<Set<String>>([])
     /// Background revalidations under way, by key.
     let background = Lock<[String: Task<Void, Never>]>([:])
-    /// The last response head served per key: building an HTTPURLResponse costs microseconds on Linux, and hits
-    /// in the same second with the same stored headers can share one.
+    /// The last response head served per key: hits in the same second with the same stored headers share one
+    /// (its fields made once, not a request).
     let heads = Lock<[String: ServedHead]>([:])
     /// Digests of the last credentials, partitions and `Vary` values seen.
     let digests = Lock<[String: String]>([:])
@@ -66,7 +66,7 @@ public final class HTTPCache: TransportInterceptor {
         let statusCode: Int
         let headers: [String: String]
         let age: Int
-        let response: HTTPURLResponse
+        let response: ResponseHead
     }
 
     /// Creates a cache.
@@ -220,9 +220,8 @@ public final class HTTPCache: TransportInterceptor {
         var headers = stored.headers
         if let existing = headers.keys.first(where: { $0.lowercased() == "age" }) { headers[existing] = nil }
         headers["Age"] = String(age)
-        let response = HTTPURLResponse(
-            url: request.url ?? stored.url, statusCode: stored.statusCode, httpVersion: "HTTP/1.1",
-            headerFields: headers)!
+        let response = ResponseHead(
+            statusCode: stored.statusCode, headerFields: HTTPHeaders(headers), url: request.url ?? stored.url)
         let head = ServedHead(statusCode: stored.statusCode, headers: stored.headers, age: age, response: response)
         heads.withLock { heads in
             if heads.count >= 256 { heads.removeAll(keepingCapacity: true) }  // a memo, not a second cache
@@ -233,9 +232,9 @@ public final class HTTPCache: TransportInterceptor {
 
     /// What RFC 9111 answers when only a stored response may be used and there is none: 504.
     func gatewayTimeout(_ request: URLRequest) -> TransportReply {
-        let response = HTTPURLResponse(
-            url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 504, httpVersion: "HTTP/1.1",
-            headerFields: ["Content-Length": "0", "Cache-Control": "no-store"])!
+        let response = ResponseHead(
+            statusCode: 504, headerFields: ["Content-Length": "0", "Cache-Control": "no-store"],
+            url: request.url ?? URL(fileURLWithPath: "/"))
         return TransportReply(data: Data(), response: response, source: .cache)
     }
 }

@@ -13,7 +13,7 @@ extension DataRequest {
         do {
             let (transport, redirects) = client.activeRoute
             var reply: TransportReply?
-            let (data, response, body): (Data, HTTPURLResponse, Received.Body)
+            let (data, response, body): (Data, ResponseHead, Received.Body)
             if let chain {
                 // A whole body's innermost call may answer several callers (coalescing) or none (a cache hit), so
                 // its progress is reported at the ends only; a stream or a download has one caller, counted as usual.
@@ -51,7 +51,7 @@ extension DataRequest {
                     channel.abort()
                     throw error
                 }
-                (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
+                (data, response, body) = (Data(), ResponseHead(channel.response), Received.Body(webSocket: channel))
             } else {
                 (data, response, body) = try await Received.receive(
                     request, over: transport, into: target, report: report, redirects: redirects,

@@ -92,7 +92,7 @@ public struct DataRequest: Sendable {
     }
 
     /// Adds a validator made from a closure that throws to reject the response.
-    public func validate(_ check: @escaping @Sendable (HTTPURLResponse, Data) throws -> Void) -> DataRequest {
+    public func validate(_ check: @escaping @Sendable (ResponseHead, Data) throws -> Void) -> DataRequest {
         validate(ClosureValidator(check))
     }
 
@@ -103,7 +103,7 @@ public struct DataRequest: Sendable {
     }
 
     /// Adds a response processor made from a closure.
-    public func process(_ transform: @escaping @Sendable (Data, HTTPURLResponse) throws -> Data) -> DataRequest {
+    public func process(_ transform: @escaping @Sendable (Data, ResponseHead) throws -> Data) -> DataRequest {
         process(ClosureProcessor(transform))
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// What survived steps 1–7 of the pipeline: ready for a serializer.
 struct Exchange: Sendable {
     let request: URLRequest
-    let response: HTTPURLResponse
+    let response: ResponseHead
     /// The body as received.
     let received: Data
     /// The body after processors.

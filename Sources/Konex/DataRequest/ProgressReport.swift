@@ -27,23 +27,23 @@ struct ProgressReport: Sendable {
     }
 
     /// The head arrived: the request body is all sent, and the response body starts.
-    func headArrived(_ response: HTTPURLResponse) {
+    func headArrived(_ response: ResponseHead) {
         upload(TransferProgress(direction: .upload, completedBytes: uploadSize, totalBytes: uploadSize))
         handler(TransferProgress(direction: .download, completedBytes: 0, totalBytes: Self.expected(response)))
     }
 
     /// `received` bytes of the body so far.
-    func received(_ received: Int64, of response: HTTPURLResponse) {
+    func received(_ received: Int64, of response: ResponseHead) {
         handler(TransferProgress(direction: .download, completedBytes: received, totalBytes: Self.expected(response)))
     }
 
     /// The body is complete; the total is now known (said once more only when the last event did not say it).
-    func finished(_ received: Int64, of response: HTTPURLResponse, counted: Bool) {
+    func finished(_ received: Int64, of response: ResponseHead, counted: Bool) {
         if counted, received > 0, Self.expected(response) == received { return }
         handler(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
     }
 
-    private static func expected(_ response: HTTPURLResponse) -> Int64? {
+    private static func expected(_ response: ResponseHead) -> Int64? {
         response.expectedContentLength >= 0 ? response.expectedContentLength : nil
     }
 }

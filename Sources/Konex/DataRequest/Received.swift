@@ -22,7 +22,7 @@ enum Received {
     @inline(__always) static func receive(
         _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         redirects: Redirects, limit: Int?
-    ) async throws -> (Data, HTTPURLResponse, Body) {
+    ) async throws -> (Data, ResponseHead, Body) {
         try await following(request, redirects: redirects) { hop in
             try await receiveOnce(hop, over: transport, into: target, report: report, limit: limit)
         }
@@ -33,8 +33,8 @@ enum Received {
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func following(
         _ request: URLRequest, redirects: Redirects,
-        send: (URLRequest) async throws -> (Data, HTTPURLResponse, Body)
-    ) async throws -> (Data, HTTPURLResponse, Body) {
+        send: (URLRequest) async throws -> (Data, ResponseHead, Body)
+    ) async throws -> (Data, ResponseHead, Body) {
         var received = try await send(request)
         // Most answers are not redirects: one comparison, and nothing allocated.
         guard RedirectRules.redirects(received.1.statusCode) else { return received }
@@ -89,7 +89,7 @@ enum Received {
     @inline(__always) static func receiveOnce(
         _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         limit: Int? = nil
-    ) async throws -> (Data, HTTPURLResponse, Body) {
+    ) async throws -> (Data, ResponseHead, Body) {
         // Phase timings come from the system's task metrics, which only Apple platforms deliver: elsewhere the
         // record (a lock and a closure: ~1,400 instructions a mock request) is made only when progress is observed.
         #if canImport(Darwin)
@@ -123,8 +123,7 @@ enum Received {
             bufferLimit = limit
         }
         let context = TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
-        let (head, body) = try await transport.send(TransportRequest(request), context: context)
-        let response = head.httpURLResponse
+        let (response, body) = try await transport.send(TransportRequest(request), context: context)
         switch target {
         case .memory, .webSocket:
             if let data = body.data { return (data, response, Body(phases: phases?.value)) }
@@ -156,8 +155,8 @@ enum Received {
 
     /// A body that is whole already (from a transport that does not stream, or a reply an interceptor made itself)
     /// as `target` wants it: in memory, in a file, or as a stream of one chunk.
-    static func delivered(_ data: Data, _ response: HTTPURLResponse, as target: BodyTarget) async throws -> (
-        Data, HTTPURLResponse, Body
+    static func delivered(_ data: Data, _ response: ResponseHead, as target: BodyTarget) async throws -> (
+        Data, ResponseHead, Body
     ) {
         switch target {
         case .memory, .webSocket:
@@ -175,8 +174,8 @@ enum Received {
 
     /// A streamed body with, for an error status, its start read (up to the limit) for validators and error models;
     /// whatever was read is given back to the reader first.
-    private static func streamed(_ stream: ByteStream, _ response: HTTPURLResponse) async throws -> (
-        Data, HTTPURLResponse, Body
+    private static func streamed(_ stream: ByteStream, _ response: ResponseHead) async throws -> (
+        Data, ResponseHead, Body
     ) {
         var stream = stream
         guard !(200..<300).contains(response.statusCode) else { return (Data(), response, Body(stream: stream)) }
@@ -187,7 +186,7 @@ enum Received {
     /// Reads `body` into memory, ending it at `limit` and reporting each chunk to `report`.
     /// - Throws: A ``KonexError`` naming the limit once the bytes read pass it; the body's own errors.
     private static func gather(
-        _ body: ResponseBody, of response: HTTPURLResponse, to request: URLRequest, limit: Int?,
+        _ body: ResponseBody, of response: ResponseHead, to request: URLRequest, limit: Int?,
         report: ProgressReport?
     ) async throws -> Data {
         var data = Data(reservingFor: response.expectedContentLength)
@@ -211,7 +210,7 @@ enum Received {
 
     /// The error for a body over ``KonexClient/maximumResponseSize``, the one message every way of finding it out
     /// uses.
-    static func tooLarge(_ request: URLRequest, _ response: HTTPURLResponse, limit: Int, size: OversizedBody)
+    static func tooLarge(_ request: URLRequest, _ response: ResponseHead, limit: Int, size: OversizedBody)
         -> KonexError
     {
         let what =
@@ -227,7 +226,7 @@ enum Received {
 
     /// Writes `body` to a new temporary file as it arrives (a buffer of memory, whatever its size), reporting each
     /// chunk to `report`.
-    private static func written(_ body: ResponseBody, of response: HTTPURLResponse, report: ProgressReport?)
+    private static func written(_ body: ResponseBody, of response: ResponseHead, report: ProgressReport?)
         async throws -> URL
     {
         var received: Int64 = 0
@@ -253,7 +252,7 @@ enum Received {
     }
 
     /// The start of an error body kept in a file, for validators and error models; nothing for a success.
-    private static func errorHead(of response: HTTPURLResponse, in file: URL) -> Data {
+    private static func errorHead(of response: ResponseHead, in file: URL) -> Data {
         (200..<300).contains(response.statusCode) ? Data() : BodyFile.prefix(of: file, limit: BodyFile.errorBodyLimit)
     }
 }

@@ -12,7 +12,7 @@ public struct Response<Value: Sendable>: Sendable {
     /// The request as sent, after adapters.
     public let request: URLRequest
     /// The HTTP response head.
-    public let response: HTTPURLResponse
+    public let response: ResponseHead
     /// The body as received, before processors.
     public let data: Data
     /// Konex's own timing of the exchange.
@@ -33,7 +33,7 @@ public struct Response<Value: Sendable>: Sendable {
     ///   - source: The network or a cache.
     ///   - redirects: The redirects followed to reach `response`, first to last.
     public init(
-        value: Value, request: URLRequest, response: HTTPURLResponse, data: Data, timing: RequestTiming,
+        value: Value, request: URLRequest, response: ResponseHead, data: Data, timing: RequestTiming,
         source: ResponseSource = .network, redirects: [Redirect] = []
     ) {
         self.value = value
@@ -49,7 +49,7 @@ public struct Response<Value: Sendable>: Sendable {
     public var statusCode: Int { response.statusCode }
 
     /// The response headers; `headers["ETag"]` finds the field whatever the case of its name.
-    public var headers: HTTPHeaders { HTTPHeaders(response) }
+    public var headers: HTTPHeaders { response.headerFields }
 
     /// A header's value, matched case-insensitively.
     public func value(forHTTPHeaderField name: String) -> String? { response.value(forHTTPHeaderField: name) }

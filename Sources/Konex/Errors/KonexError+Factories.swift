@@ -28,7 +28,7 @@ extension KonexError {
         if let refused = error as? WebSocketHandshakeRefused {
             return KonexError(
                 stage: .handshake, message: refused.description, method: method, url: request.url, request: request,
-                response: refused.response, data: refused.data, underlyingError: refused)
+                response: ResponseHead(refused.response), data: refused.data, underlyingError: refused)
         }
         let message: String
         if let urlError = error as? URLError {
@@ -46,7 +46,7 @@ extension KonexError {
 
     /// A decoding failure with the coding path and a readable reason.
     static func decoding(
-        _ error: any Error, keyPath: JSONKeyPath?, request: URLRequest, response: HTTPURLResponse, data: Data
+        _ error: any Error, keyPath: JSONKeyPath?, request: URLRequest, response: ResponseHead, data: Data
     ) -> KonexError {
         var path = keyPath?.components ?? []
         var reason = String(describing: error)

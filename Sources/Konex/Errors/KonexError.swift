@@ -59,7 +59,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// The request as sent, after adapters, when it got that far.
     public var request: URLRequest?
     /// The HTTP response, when one arrived.
-    public var response: HTTPURLResponse?
+    public var response: ResponseHead?
     /// The body as received, when one arrived.
     public var data: Data?
     /// The error that caused this one: a `URLError`, a `DecodingError`, a validator's error …
@@ -77,7 +77,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// Creates an error; Konex fills in the request and response context as the error travels up.
     public init(
         stage: Stage, message: String, method: HTTPMethod? = nil, url: URL? = nil, request: URLRequest? = nil,
-        response: HTTPURLResponse? = nil, data: Data? = nil, underlyingError: (any Error)? = nil,
+        response: ResponseHead? = nil, data: Data? = nil, underlyingError: (any Error)? = nil,
         errorBody: (any Sendable)? = nil, codingPath: String? = nil, attempt: Int = 1
     ) {
         self.stage = stage
@@ -98,7 +98,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var statusCode: Int? { response?.statusCode }
 
     /// The response's headers (empty when no response arrived); `headers["Retry-After"]` ignores case.
-    public var headers: HTTPHeaders { response.map(HTTPHeaders.init) ?? [:] }
+    public var headers: HTTPHeaders { response?.headerFields ?? [:] }
 
     /// The decoded error body as `type`, when validation failed and the call gave `errorType: type`.
     /// - Parameter type: The error body's type.

@@ -70,7 +70,7 @@ public struct LoggingPlugin: KonexPlugin {
                     "queued \(String(format: "%.1f", Double(received.timing.queue / .microseconds(1)) / 1_000)) ms")
             }
             var lines = ["← \(received.response.statusCode) \(target) (\(notes.joined(separator: ", ")))"]
-            if level >= .headers { lines += headerLines(HTTPHeaders(received.response).dictionary) }
+            if level >= .headers { lines += headerLines(received.response.headerFields.dictionary) }
             if level >= .bodies, !received.data.isEmpty {
                 lines.append(
                     bodyLine(received.data, contentType: received.response.value(forHTTPHeaderField: "Content-Type")))

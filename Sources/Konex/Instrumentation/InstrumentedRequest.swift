@@ -74,14 +74,14 @@ public struct RetryEvent: Sendable {
 /// How a request ended.
 public struct RequestEnd: Sendable {
     /// The last response head, or the error the request ended with.
-    public let result: Result<HTTPURLResponse, KonexError>
+    public let result: Result<ResponseHead, KonexError>
     /// How many attempts were made (0 when the request failed before its first was sent).
     public let attempts: Int
     /// From the start to the end, on the continuous clock (for a stream: until its body ended).
     public let duration: Duration
 
     /// Creates an end (for testing an instrument on its own).
-    public init(result: Result<HTTPURLResponse, KonexError>, attempts: Int, duration: Duration) {
+    public init(result: Result<ResponseHead, KonexError>, attempts: Int, duration: Duration) {
         self.result = result
         self.attempts = attempts
         self.duration = duration

@@ -35,7 +35,7 @@ struct Recorders: Sendable {
         for recorder in list { recorder.willRetry(retry) }
     }
 
-    func end(_ result: Result<HTTPURLResponse, KonexError>, attempts: Int) {
+    func end(_ result: Result<ResponseHead, KonexError>, attempts: Int) {
         guard !list.isEmpty else { return }
         let end = RequestEnd(result: result, attempts: attempts, duration: .now - started)
         for recorder in list { recorder.requestDidEnd(end) }

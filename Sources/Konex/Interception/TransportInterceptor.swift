@@ -53,7 +53,7 @@ public struct TransportReply: Sendable {
     /// The body.
     public var data: Data
     /// The response head.
-    public var response: HTTPURLResponse
+    public var response: ResponseHead
     /// Where the response came from.
     public var source: ResponseSource
     /// Time spent waiting for a ``ConcurrencyLimit`` slot; zero when none was waited for.
@@ -70,7 +70,7 @@ public struct TransportReply: Sendable {
 
     /// Creates a reply.
     public init(
-        data: Data, response: HTTPURLResponse, source: ResponseSource = .network, queueTime: Duration = .zero,
+        data: Data, response: ResponseHead, source: ResponseSource = .network, queueTime: Duration = .zero,
         isShared: Bool = false
     ) {
         self.data = data
@@ -79,6 +79,15 @@ public struct TransportReply: Sendable {
         self.queueTime = queueTime
         self.isShared = isShared
         received = nil
+    }
+
+    /// Creates a reply from a Foundation response, for an interceptor that answers with one.
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - response: The response; read as a ``ResponseHead`` without copying its fields.
+    ///   - source: Where the response came from.
+    public init(data: Data, response: HTTPURLResponse, source: ResponseSource = .network) {
+        self.init(data: data, response: ResponseHead(response), source: source)
     }
 }
 

@@ -32,7 +32,7 @@ extension KonexPlugin {
 /// What one attempt got back from the transport, with Konex's own timing.
 public struct TransportResponse: Sendable {
     /// The HTTP response head.
-    public let response: HTTPURLResponse
+    public let response: ResponseHead
     /// The body as received (before processors).
     public let data: Data
     /// When the attempt started and how long it took.
@@ -52,7 +52,7 @@ public struct TransportResponse: Sendable {
     public var redirects: [Redirect] = []
 
     /// Creates a transport response.
-    public init(response: HTTPURLResponse, data: Data, timing: RequestTiming, file: URL? = nil) {
+    public init(response: ResponseHead, data: Data, timing: RequestTiming, file: URL? = nil) {
         self.response = response
         self.data = data
         self.timing = timing

@@ -14,7 +14,7 @@ public protocol KonexResponseProcessor: Sendable {
     ///   - data: The body so far.
     ///   - response: The HTTP response head.
     /// - Returns: The transformed body.
-    func process(_ data: Data, response: HTTPURLResponse) throws -> Data
+    func process(_ data: Data, response: ResponseHead) throws -> Data
 }
 
 /// Extracts the JSON value at a key path (e.g. `"data.items"`) as bytes, without re-serializing it.
@@ -22,7 +22,7 @@ public struct KeyPathProcessor: KonexResponseProcessor {
     let path: JSONKeyPath
     /// Creates a processor for a dotted key path; numeric components index arrays (`"items.0"`).
     public init(_ keyPath: String) { path = JSONKeyPath(keyPath) }
-    public func process(_ data: Data, response: HTTPURLResponse) throws -> Data {
+    public func process(_ data: Data, response: ResponseHead) throws -> Data {
         try data[JSONScanner.range(of: path, in: data)]
     }
 }
@@ -32,7 +32,7 @@ public struct PrefixStripper: KonexResponseProcessor {
     let prefix: Data
     /// Creates a processor that strips `prefix` (and the whitespace right after it).
     public init(_ prefix: String) { self.prefix = Data(prefix.utf8) }
-    public func process(_ data: Data, response: HTTPURLResponse) throws -> Data {
+    public func process(_ data: Data, response: ResponseHead) throws -> Data {
         guard data.starts(with: prefix) else { return data }
         var rest = data.dropFirst(prefix.count)
         while let first = rest.first, first == 0x20 || first == 0x0A || first == 0x0D || first == 0x09 {
@@ -44,10 +44,10 @@ public struct PrefixStripper: KonexResponseProcessor {
 
 /// A processor made from a closure.
 public struct ClosureProcessor: KonexResponseProcessor {
-    let body: @Sendable (Data, HTTPURLResponse) throws -> Data
+    let body: @Sendable (Data, ResponseHead) throws -> Data
     /// Creates a processor from a closure.
-    public init(_ body: @escaping @Sendable (Data, HTTPURLResponse) throws -> Data) { self.body = body }
-    public func process(_ data: Data, response: HTTPURLResponse) throws -> Data { try body(data, response) }
+    public init(_ body: @escaping @Sendable (Data, ResponseHead) throws -> Data) { self.body = body }
+    public func process(_ data: Data, response: ResponseHead) throws -> Data { try body(data, response) }
 }
 
 extension KonexResponseProcessor where Self == KeyPathProcessor {
@@ -62,7 +62,7 @@ extension KonexResponseProcessor where Self == PrefixStripper {
 
 extension KonexResponseProcessor where Self == ClosureProcessor {
     /// A processor from a closure.
-    public static func custom(_ body: @escaping @Sendable (Data, HTTPURLResponse) throws -> Data) -> ClosureProcessor {
+    public static func custom(_ body: @escaping @Sendable (Data, ResponseHead) throws -> Data) -> ClosureProcessor {
         ClosureProcessor(body)
     }
 }

@@ -14,7 +14,7 @@ public protocol KonexResponseValidator: Sendable {
     ///   - response: The HTTP response head.
     ///   - data: The body as received.
     /// - Throws: Any error; ``ValidationFailure`` for the built-ins.
-    func validate(_ response: HTTPURLResponse, data: Data) throws
+    func validate(_ response: ResponseHead, data: Data) throws
 }
 
 /// Why a built-in validator rejected a response.
@@ -41,7 +41,7 @@ public struct StatusCodeValidator: KonexResponseValidator {
     /// Accepts codes in `codes`.
     public init(_ codes: Set<Int>) { acceptable = .codes(codes) }
 
-    public func validate(_ response: HTTPURLResponse, data: Data) throws {
+    public func validate(_ response: ResponseHead, data: Data) throws {
         let status = response.statusCode
         switch acceptable {
         case .range(let range) where range.contains(status): return
@@ -72,7 +72,7 @@ public struct ContentTypeValidator: KonexResponseValidator {
         patterns = acceptable.compactMap(MediaType.init)
     }
 
-    public func validate(_ response: HTTPURLResponse, data: Data) throws {
+    public func validate(_ response: ResponseHead, data: Data) throws {
         if data.isEmpty { return }
         guard let header = response.value(forHTTPHeaderField: "Content-Type") else {
             throw ValidationFailure("missing Content-Type (expected \(acceptable.joined(separator: ", ")))")
@@ -86,10 +86,10 @@ public struct ContentTypeValidator: KonexResponseValidator {
 
 /// A validator made from a closure.
 public struct ClosureValidator: KonexResponseValidator {
-    let body: @Sendable (HTTPURLResponse, Data) throws -> Void
+    let body: @Sendable (ResponseHead, Data) throws -> Void
     /// Creates a validator from a closure that throws to reject.
-    public init(_ body: @escaping @Sendable (HTTPURLResponse, Data) throws -> Void) { self.body = body }
-    public func validate(_ response: HTTPURLResponse, data: Data) throws { try body(response, data) }
+    public init(_ body: @escaping @Sendable (ResponseHead, Data) throws -> Void) { self.body = body }
+    public func validate(_ response: ResponseHead, data: Data) throws { try body(response, data) }
 }
 
 extension KonexResponseValidator where Self == StatusCodeValidator {
@@ -106,7 +106,7 @@ extension KonexResponseValidator where Self == ContentTypeValidator {
 
 extension KonexResponseValidator where Self == ClosureValidator {
     /// A validator from a closure that throws to reject.
-    public static func custom(_ body: @escaping @Sendable (HTTPURLResponse, Data) throws -> Void) -> ClosureValidator {
+    public static func custom(_ body: @escaping @Sendable (ResponseHead, Data) throws -> Void) -> ClosureValidator {
         ClosureValidator(body)
     }
 }

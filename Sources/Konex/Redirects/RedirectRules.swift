@@ -40,7 +40,7 @@ enum RedirectRules {
     ///   - redaction: The client's redaction: every header it treats as secret is dropped on a change of origin,
     ///     besides the credentials every client drops.
     static func next(
-        after response: HTTPURLResponse, to request: URLRequest, visited: [String], policy: RedirectPolicy,
+        after response: ResponseHead, to request: URLRequest, visited: [String], policy: RedirectPolicy,
         redaction: Redaction
     ) -> Decision {
         let status = response.statusCode

@@ -15,7 +15,7 @@ public final class DataStream: Sendable {
     /// The request as sent, after adapters.
     public let request: URLRequest
     /// The response head.
-    public let response: HTTPURLResponse
+    public let response: ResponseHead
     /// Konex's timing up to the head.
     public let timing: RequestTiming
     /// The request this stream came from (for reconnection).
@@ -46,7 +46,7 @@ public final class DataStream: Sendable {
     public var statusCode: Int { response.statusCode }
 
     /// The response headers, looked up in any case.
-    public var headers: HTTPHeaders { HTTPHeaders(response) }
+    public var headers: HTTPHeaders { response.headerFields }
 
     /// The body's chunks as they arrive.
     public var chunks: StreamChunks { StreamChunks(stream: self) }
@@ -129,7 +129,7 @@ public final class DataStream: Sendable {
     }
 
     /// `error` as a ``KonexError`` naming `request`, for a stream that ended with it.
-    static func konexError(_ error: any Error, request: URLRequest, response: HTTPURLResponse, attempt: Int)
+    static func konexError(_ error: any Error, request: URLRequest, response: ResponseHead, attempt: Int)
         -> KonexError
     {
         if let error = error as? KonexError { return error }

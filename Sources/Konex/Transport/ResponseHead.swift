@@ -71,10 +71,41 @@ public struct ResponseHead: Sendable {
         value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? -1
     }
 
+    /// The media type of `Content-Type`, lower-cased, without parameters (`"application/json"`); `nil` without one.
+    public var mimeType: String? {
+        guard let type = value(forHTTPHeaderField: "Content-Type") else { return nil }
+        let essence = type.split(separator: ";", maxSplits: 1).first.map(String.init) ?? type
+        let trimmed = essence.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The `charset` parameter of `Content-Type` (`"utf-8"`); `nil` without one.
+    public var textEncodingName: String? {
+        value(forHTTPHeaderField: "Content-Type").flatMap(MediaType.charset(of:))
+    }
+
+    /// The fields as Foundation's `allHeaderFields` gives them: one entry a name, repeats joined by `", "`.
+    // For closures written against `HTTPURLResponse` (`head.allHeaderFields["ETag"] as? String`).
+    public var allHeaderFields: [AnyHashable: Any] {
+        if let origin { return origin.allHeaderFields }
+        var fields: [AnyHashable: Any] = [:]
+        for (name, value) in foldedFields() { fields[name] = value }
+        return fields
+    }
+
     /// This head as Foundation's response, made when asked (repeated fields joined by `", "`); the response it was
     /// read from, when it was read from one.
     public var httpURLResponse: HTTPURLResponse {
         if let origin { return origin }
+        let fields = foldedFields()
+        // Only a status outside 0...999 makes Foundation fail; a head can hold any Int, so clamp what cannot exist.
+        let status = (0...999).contains(statusCode) ? statusCode : 999
+        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+            ?? HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!
+    }
+
+    /// One entry a name in any case, spelled as first written, repeats joined by `", "` (as Foundation keeps them).
+    private func foldedFields() -> [String: String] {
         var fields: [String: String] = [:]
         fields.reserveCapacity(storedFields.count)
         var spelled: [String: String] = [:]  // folded name → the name as first written
@@ -84,9 +115,6 @@ public struct ResponseHead: Sendable {
             spelled[folded] = key
             fields[key] = fields[key].map { "\($0), \(value)" } ?? value
         }
-        // Only a status outside 0...999 makes Foundation fail; a head can hold any Int, so clamp what cannot exist.
-        let status = (0...999).contains(statusCode) ? statusCode : 999
-        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
-            ?? HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!
+        return fields
     }
 }

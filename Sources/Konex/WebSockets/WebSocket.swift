@@ -24,7 +24,7 @@ public final class WebSocket: Sendable {
     private struct State {
         var channel: any WebSocketChannel
         var request: URLRequest
-        var response: HTTPURLResponse
+        var response: ResponseHead
         var recorders: Recorders?
         var attempts: Int
         /// This side started closing (``close(_:reason:)`` or a cancelled reader): the end is not a failure.
@@ -65,7 +65,7 @@ public final class WebSocket: Sendable {
     /// The handshake request of the current connection, after adapters.
     public var request: URLRequest { state.value.request }
     /// The handshake's response (101) of the current connection.
-    public var response: HTTPURLResponse { state.value.response }
+    public var response: ResponseHead { state.value.response }
     /// How many connections were opened, the first included (reconnections add one each).
     public var connectionCount: Int { state.value.connections }
     /// The close code the peer sent, once the connection closed (1006 when it ended without one); `nil` while open.
@@ -217,7 +217,7 @@ public final class WebSocket: Sendable {
     }
 
     /// Ends the current connection's recorders, once.
-    private func end(_ result: Result<HTTPURLResponse, KonexError>) {
+    private func end(_ result: Result<ResponseHead, KonexError>) {
         let (recorders, attempts) = state.withLock { state in
             defer { state.recorders = nil }
             return (state.recorders, state.attempts)

@@ -68,8 +68,8 @@ extension TransportContract {
         Check(name: "through a client, redirects are followed hop by hop") { context in
             let within = try await context.client.request(request(context.server, "/redirect/3")).response()
             try require(
-                within.statusCode == 200 && within.response.url?.path == "/get" && within.redirects.count == 3,
-                "ended at \(within.statusCode) \(within.response.url?.path ?? "") after \(within.redirects)")
+                within.statusCode == 200 && within.response.url.path == "/get" && within.redirects.count == 3,
+                "ended at \(within.statusCode) \(within.response.url.path) after \(within.redirects)")
         },
         Check(name: "through a client, another origin never sees credentials") { context in
             // 127.0.0.1 and localhost are two origins to a client.
@@ -83,7 +83,7 @@ extension TransportContract {
             }
             let echo = try await context.client.request(withCredentials).response()
             let seen = try json(echo.data)["headers"] as? [String: String] ?? [:]
-            try require(echo.response.url?.host == "localhost", "ended at \(echo.response.url?.absoluteString ?? "")")
+            try require(echo.response.url.host == "localhost", "ended at \(echo.response.url.absoluteString)")
             let leaked = ["Authorization", "X-Api-Key", "Cookie"].filter { seen[$0] != nil }
             try require(leaked.isEmpty, "the other origin received \(leaked)")
             try require(seen["X-Konex-Kept"] == "kept", "an ordinary header was dropped: \(seen)")

@@ -10,7 +10,7 @@ import Testing
     struct Timing: KonexPlugin {}
     struct Audit: KonexPlugin {}
     struct Unwrap: KonexResponseProcessor {
-        func process(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
+        func process(_ data: Data, response: ResponseHead) throws -> Data { data }
     }
 
     struct GetPosts: KonexRequest {

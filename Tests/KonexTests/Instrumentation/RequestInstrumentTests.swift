@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func aRejectedStatusIsItsOwnErrorType() {
-        let response = HTTPURLResponse(url: api, statusCode: 429, httpVersion: nil, headerFields: nil)!
+        let response = ResponseHead(statusCode: 429, url: api)
         #expect(KonexError(stage: .validation, message: "", response: response).errorType == "429")
     }
 }

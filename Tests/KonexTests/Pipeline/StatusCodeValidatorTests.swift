@@ -4,9 +4,8 @@ import Testing
 @testable import Konex
 
 @Suite struct StatusCodeValidatorTests {
-    private func response(_ status: Int) -> HTTPURLResponse {
-        HTTPURLResponse(
-            url: URL(string: "https://api.test/x")!, statusCode: status, httpVersion: nil, headerFields: nil)!
+    private func response(_ status: Int) -> ResponseHead {
+        ResponseHead(statusCode: status, url: URL(string: "https://api.test/x")!)
     }
 
     private func message(_ validator: StatusCodeValidator, _ status: Int) -> String? {

@@ -14,7 +14,7 @@ struct RedirectPipelineTests {
         let response = try await client.request("old").response()
         #expect(String(decoding: response.value, as: UTF8.self) == "here")
         #expect(response.statusCode == 200)
-        #expect(response.response.url?.absoluteString == "https://cdn.test/new")
+        #expect(response.response.url.absoluteString == "https://cdn.test/new")
         #expect(
             response.redirects == [
                 Redirect(url: URL(string: "https://api.test/v1/old")!, statusCode: 302),

@@ -15,10 +15,8 @@ import Testing
         return request
     }
 
-    private static func answer(_ status: Int, location: String?, at url: String) -> HTTPURLResponse {
-        HTTPURLResponse(
-            url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1",
-            headerFields: location.map { ["Location": $0] } ?? [:])!
+    private static func answer(_ status: Int, location: String?, at url: String) -> ResponseHead {
+        ResponseHead(statusCode: status, headerFields: location.map { ["Location": $0] } ?? [:], url: URL(string: url)!)
     }
 
     private static func decide(

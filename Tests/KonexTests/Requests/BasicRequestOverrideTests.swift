@@ -18,14 +18,14 @@ import Testing
     }
     struct Processor: KonexResponseProcessor {
         let seen: Seen
-        func process(_ data: Data, response: HTTPURLResponse) throws -> Data {
+        func process(_ data: Data, response: ResponseHead) throws -> Data {
             seen.add("processor")
             return data
         }
     }
     struct Validator: KonexResponseValidator {
         let seen: Seen
-        func validate(_ response: HTTPURLResponse, data: Data) throws { seen.add("validator") }
+        func validate(_ response: ResponseHead, data: Data) throws { seen.add("validator") }
     }
     struct Adapter: RequestAdapter {
         let seen: Seen

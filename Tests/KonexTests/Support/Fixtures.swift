@@ -37,8 +37,8 @@ struct Tracer: KonexPlugin, KonexResponseValidator, KonexResponseProcessor, Requ
     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
         trace.add("receive:\(name)")
     }
-    func validate(_ response: HTTPURLResponse, data: Data) throws { trace.add("validate:\(name)") }
-    func process(_ data: Data, response: HTTPURLResponse) throws -> Data {
+    func validate(_ response: ResponseHead, data: Data) throws { trace.add("validate:\(name)") }
+    func process(_ data: Data, response: ResponseHead) throws -> Data {
         trace.add("process:\(name)")
         return data
     }
