@@ -95,13 +95,12 @@
             return url
         }
 
-        /// A Foundation response head as swift-http-types' (a field whose name HTTP does not allow is left out).
-        static func head(of response: HTTPURLResponse) -> HTTPResponse {
+        /// Konex's response head as swift-http-types' one, field by field with repeats kept (a field whose name HTTP
+        /// does not allow is left out). No Foundation response is made on the way.
+        static func head(of response: ResponseHead) -> HTTPResponse {
             var fields = HTTPFields()
-            for (name, value) in response.allHeaderFields {
-                guard let text = name as? String, let name = HTTPField.Name(text), let value = value as? String else {
-                    continue
-                }
+            for (name, value) in response.headerFields {
+                guard let name = HTTPField.Name(name) else { continue }
                 fields.append(HTTPField(name: name, value: value))
             }
             return HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)

@@ -4,7 +4,7 @@ import Konex
 extension MockTransport {
     /// Answers with the head at once and delivers a ``MockResponse/chunks(_:status:contentType:headers:then:)`` body
     /// chunk by chunk on the transport's clock; any other body is returned whole.
-    func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (HTTPURLResponse, ResponseBody) {
+    func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (ResponseHead, ResponseBody) {
         let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()
@@ -12,7 +12,7 @@ extension MockTransport {
             let (data, head) = try await answer(request, with: response, slot: slot, built: built)
             return (head, ResponseBody(data))  // whole: a reader takes it as one chunk
         }
-        let head = try head(for: request, with: response, slot: slot, built: built)
+        let head = head(for: request, with: response, slot: slot, built: built)
         let producer = Lock<Task<Void, Never>?>(nil)
         let (body, continuation) = ByteStream.makeStream(bufferLimit: bufferLimit) { producer.value?.cancel() }
         let clock = self.clock

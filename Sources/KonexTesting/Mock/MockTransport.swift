@@ -18,9 +18,9 @@ public final class MockTransport: Transport {
     private struct Registered: Sendable {
         var endpoint: MockEndpoint
         var uses = 0
-        // The last HTTPURLResponse built per response index: building one costs microseconds on Linux, and a test
-        // (or a benchmark) often hits the same URL many times.
-        var built: [Int: HTTPURLResponse] = [:]
+        // The last head built per response index: a test (or a benchmark) often hits the same URL many times, and
+        // the head's fields are then made once.
+        var built: [Int: ResponseHead] = [:]
     }
 
     private struct State: Sendable {
@@ -133,15 +133,14 @@ public final class MockTransport: Transport {
     ) {
         let request = request.urlRequest
         if context.delivery == .incremental {
-            let (head, body) = try await stream(request, bufferLimit: context.bufferLimit)
-            return (ResponseHead(head), body)
+            return try await stream(request, bufferLimit: context.bufferLimit)
         }
         let (data, head) = try await whole(request)
-        return (ResponseHead(head), ResponseBody(data))
+        return (head, ResponseBody(data))
     }
 
     /// The whole answer to `request`: a chunked body takes as long as its chunks.
-    func whole(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func whole(_ request: URLRequest) async throws -> (Data, ResponseHead) {
         let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()
@@ -156,7 +155,7 @@ public final class MockTransport: Transport {
     }
 
     /// Journals the request and chooses the response and the total delay, under one lock.
-    func pick(for request: URLRequest) throws -> (MockResponse, Duration, (Int, Int), HTTPURLResponse?) {
+    func pick(for request: URLRequest) throws -> (MockResponse, Duration, (Int, Int), ResponseHead?) {
         try state.withLock { state in
             if journalLimit > 0 {
                 state.journal.append(RecordedRequest(request: request, sequenceNumber: state.received))
@@ -202,8 +201,8 @@ public final class MockTransport: Transport {
         }
     }
 
-    func answer(_ request: URLRequest, with response: MockResponse, slot: (Int, Int), built: HTTPURLResponse?)
-        async throws -> (Data, HTTPURLResponse)
+    func answer(_ request: URLRequest, with response: MockResponse, slot: (Int, Int), built: ResponseHead?)
+        async throws -> (Data, ResponseHead)
     {
         if let code = response.fault?.urlErrorCode { throw URLError(code) }
         if response.fault == .hang { try await Self.hangUntilCancelled() }
@@ -213,22 +212,19 @@ public final class MockTransport: Transport {
         case .malformedJSON: body = Data(#"{"id": 1, "title": "unterminated"#.utf8)
         default: break
         }
-        let http = try head(for: request, with: response, slot: slot, built: built)
+        let http = head(for: request, with: response, slot: slot, built: built)
         return (request.httpMethod == "HEAD" ? Data() : body, http)
     }
 
     /// The response head, built once per response and URL.
-    func head(for request: URLRequest, with response: MockResponse, slot: (Int, Int), built: HTTPURLResponse?) throws
-        -> HTTPURLResponse
+    func head(for request: URLRequest, with response: MockResponse, slot: (Int, Int), built: ResponseHead?)
+        -> ResponseHead
     {
         if let built { return built }
         let url = request.url ?? URL(string: "http://mock.invalid/")!
-        guard
-            let http = HTTPURLResponse(
-                url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
-        else { throw MockConfigurationError("cannot build an HTTP response with status \(response.status)") }
-        state.withLock { $0.endpoints[slot.0].built[slot.1] = http }
-        return http
+        let head = ResponseHead(statusCode: response.status, headerFields: HTTPHeaders(response.headers), url: url)
+        state.withLock { $0.endpoints[slot.0].built[slot.1] = head }
+        return head
     }
 
     static func duration(of delay: Delay, using random: inout SeededGenerator) -> Duration {
