@@ -10,33 +10,43 @@ import Foundation
 /// head.value(forHTTPHeaderField: "content-type")   // "application/json"
 /// ```
 public struct ResponseHead: Sendable {
+    /// What a head holds, behind one reference: the pipeline hands a head through every component, and a copy is
+    /// then one retain, not one per field.
+    private final class Storage: Sendable {
+        let statusCode: Int
+        let fields: HTTPHeaders
+        let url: URL
+        /// The response this head was read from, while unchanged: handed back by ``httpURLResponse`` at no cost.
+        let origin: HTTPURLResponse?
+
+        init(statusCode: Int, fields: HTTPHeaders, url: URL, origin: HTTPURLResponse?) {
+            self.statusCode = statusCode
+            self.fields = fields
+            self.url = url
+            self.origin = origin
+        }
+    }
+
+    private var storage: Storage
+
     /// The status code.
     public var statusCode: Int {
-        didSet { detach() }
+        get { storage.statusCode }
+        set { storage = Storage(statusCode: newValue, fields: headerFields, url: url, origin: nil) }
     }
     /// The header fields in the order received, repeats kept.
     public var headerFields: HTTPHeaders {
         // Read from a Foundation response only when asked: the pipeline reads single fields.
-        get { origin.map { HTTPHeaders($0) } ?? storedFields }
-        set {
-            storedFields = newValue
-            origin = nil
-        }
+        get { storage.origin.map { HTTPHeaders($0) } ?? storage.fields }
+        set { storage = Storage(statusCode: statusCode, fields: newValue, url: url, origin: nil) }
     }
     /// The URL of the request this answers.
     public var url: URL {
-        didSet { detach() }
+        get { storage.url }
+        set { storage = Storage(statusCode: statusCode, fields: headerFields, url: newValue, origin: nil) }
     }
-    private var storedFields: HTTPHeaders
-    /// The response this head was read from, while unchanged: handed back by ``httpURLResponse`` at no cost.
-    private var origin: HTTPURLResponse?
-
-    /// Keeps the fields and lets the response go, before a change makes it stale.
-    private mutating func detach() {
-        guard let origin else { return }
-        storedFields = HTTPHeaders(origin)
-        self.origin = nil
-    }
+    private var origin: HTTPURLResponse? { storage.origin }
+    private var storedFields: HTTPHeaders { storage.fields }
 
     /// Creates a head.
     /// - Parameters:
@@ -44,19 +54,15 @@ public struct ResponseHead: Sendable {
     ///   - headerFields: The fields, repeats kept.
     ///   - url: The URL of the request answered.
     public init(statusCode: Int, headerFields: HTTPHeaders = [:], url: URL) {
-        self.statusCode = statusCode
-        storedFields = headerFields
-        self.url = url
-        origin = nil
+        storage = Storage(statusCode: statusCode, fields: headerFields, url: url, origin: nil)
     }
 
     /// The head of a Foundation response (a transport over URLSession).
     /// - Parameter response: The response.
     public init(_ response: HTTPURLResponse) {
-        statusCode = response.statusCode
-        storedFields = [:]
-        url = response.url ?? URL(fileURLWithPath: "/")
-        origin = response
+        storage = Storage(
+            statusCode: response.statusCode, fields: [:], url: response.url ?? URL(fileURLWithPath: "/"),
+            origin: response)
     }
 
     /// A field's value by name in any case; repeated fields come back joined by `", "`.
