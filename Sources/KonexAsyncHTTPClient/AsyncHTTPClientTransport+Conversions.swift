@@ -29,9 +29,10 @@
         /// A head as Konex reads it, for the HTTP transport and the WebSocket handshake alike: every field kept,
         /// repeats and case as sent, no Foundation response made.
         static func head(status: HTTPResponseStatus, headers: NIOHTTP1.HTTPHeaders, url: URL) -> ResponseHead {
-            ResponseHead(
-                statusCode: Int(status.code),
-                headerFields: HTTPHeaders(keepingRepeats: headers.lazy.map { ($0.name, $0.value) }), url: url)
+            var fields: [(name: String, value: String)] = []
+            fields.reserveCapacity(headers.count)
+            for field in headers { fields.append((field.name, field.value)) }
+            return ResponseHead(statusCode: Int(status.code), headerFields: HTTPHeaders(keepingRepeats: fields), url: url)
         }
 
         /// AsyncHTTPClient's and SwiftNIO's errors as Konex's ``Konex/TransportFailure`` kinds (the error kept as

@@ -37,6 +37,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
+    /// Creates headers that keep every field as given, repeats included: the form a transport in another module
+    /// calls without a generic sequence (which, unspecialised across modules, costs a metadata lookup a field).
+    /// - Parameter fields: Name–value pairs in wire order.
+    public init(keepingRepeats fields: [(name: String, value: String)]) {
+        self.fields = fields
+    }
+
     /// Every value of the field named `name` in any case, in order.
     /// - Parameter name: The field name.
     public func values(for name: String) -> [String] {

@@ -68,7 +68,7 @@ public struct RequestHead: Sendable {
     }
 
     private static func fields(of request: URLRequest) -> HTTPHeaders {
-        HTTPHeaders(keepingRepeats: (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) })
+        HTTPHeaders(keepingRepeats: (request.allHTTPHeaderFields ?? [:]).map { (name: $0.key, value: $0.value) })
     }
 
     private static func timeout(of request: URLRequest) -> Duration? {
@@ -108,7 +108,7 @@ public struct RequestHead: Sendable {
         detached { parts in
             var fields = parts.headerFields.fields.filter { !HTTPHeaders.equal($0.name, name) }
             if let value { fields.append((name, value)) }
-            parts.headerFields = HTTPHeaders(keepingRepeats: fields.map { ($0.name, $0.value) })
+            parts.headerFields = HTTPHeaders(keepingRepeats: fields)
         }
     }
 
