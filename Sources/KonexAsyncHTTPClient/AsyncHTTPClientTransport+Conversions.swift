@@ -32,7 +32,8 @@
             var fields: [(name: String, value: String)] = []
             fields.reserveCapacity(headers.count)
             for field in headers { fields.append((field.name, field.value)) }
-            return ResponseHead(statusCode: Int(status.code), headerFields: HTTPHeaders(keepingRepeats: fields), url: url)
+            return ResponseHead(
+                statusCode: Int(status.code), headerFields: HTTPHeaders(keepingRepeats: fields), url: url)
         }
 
         /// AsyncHTTPClient's and SwiftNIO's errors as Konex's ``Konex/TransportFailure`` kinds (the error kept as
