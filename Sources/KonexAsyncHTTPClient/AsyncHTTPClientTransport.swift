@@ -116,6 +116,10 @@
             let response = Self.head(status: head.status, headers: head.headers, url: url)
             guard context.delivery != .whole else {
                 do {
+                    guard limits.deadline != nil || limits.idle != nil else {
+                        // No limit of its own to watch: read in this task, with no watchdog, record or closure.
+                        return (response, ResponseBody(try await Self.collect(body, announced: head.headers)))
+                    }
                     let data = try await withBodyLimits(limits) { activity in
                         var collected = Data(
                             reservingFor: head.headers.first(name: "content-length").flatMap(Int64.init))
@@ -154,6 +158,15 @@
                 }
             }
             return (response, ResponseBody(stream))
+        }
+
+        /// A whole body read into one `Data`, sized by `Content-Length` when the server gave one.
+        private static func collect(_ body: HTTPClientResponse.Body, announced headers: NIOHTTP1.HTTPHeaders)
+            async throws -> Data
+        {
+            var collected = Data(reservingFor: headers.first(name: "content-length").flatMap(Int64.init))
+            for try await buffer in body { collected.append(contentsOf: buffer.readableBytesView) }
+            return collected
         }
 
         /// Sends one request through AsyncHTTPClient, with exactly one layer writing the trace context.

@@ -54,10 +54,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// `HTTPURLResponse.value(forHTTPHeaderField:)` returns); `nil` without such a field.
     /// - Parameter name: The field name, in any case.
     public func combinedValue(for name: String) -> String? {
-        var found: String?
-        for field in fields where Self.equal(field.name, name) {
-            found = found.map { "\($0), \(field.value)" } ?? field.value
-        }
+        // One field is the rule: joined only when a second turns up.
+        guard let first = fields.firstIndex(where: { Self.equal($0.name, name) }) else { return nil }
+        var found = fields[first].value
+        for field in fields[(first + 1)...] where Self.equal(field.name, name) { found += ", " + field.value }
         return found
     }
 
@@ -123,15 +123,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// ASCII case-insensitive equality: header names are tokens, never other letters.
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        // Most names differ in length, which a native string knows without reading it; equal bytes need no folding.
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        if lhs == rhs { return true }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return true
-            case (let a?, let b?) where lowercased(a) == lowercased(b): continue
-            default: return false
-            }
+        while let a = left.next(), let b = right.next() {
+            guard lowercased(a) == lowercased(b) else { return false }
         }
+        return true
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
