@@ -51,7 +51,7 @@ extension DataRequest {
                     channel.abort()
                     throw error
                 }
-                (data, response, body) = (Data(), ResponseHead(channel.response), Received.Body(webSocket: channel))
+                (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
             } else {
                 (data, response, body) = try await Received.receive(
                     request, over: transport, into: target, report: report, redirects: redirects,

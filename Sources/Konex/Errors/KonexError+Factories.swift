@@ -28,7 +28,7 @@ extension KonexError {
         if let refused = error as? WebSocketHandshakeRefused {
             return KonexError(
                 stage: .handshake, message: refused.description, method: method, url: request.url, request: request,
-                response: ResponseHead(refused.response), data: refused.data, underlyingError: refused)
+                response: refused.response, data: refused.data, underlyingError: refused)
         }
         let message: String
         if let urlError = error as? URLError {

@@ -57,11 +57,11 @@ final class URLSessionWebSocketChannel: WebSocketChannel {
 
     init(task: URLSessionWebSocketTask) { self.task = task }
 
-    var response: HTTPURLResponse {
-        task.response as? HTTPURLResponse
-            ?? HTTPURLResponse(
-                url: task.originalRequest?.url ?? URL(fileURLWithPath: "/"), statusCode: 101,
-                httpVersion: "HTTP/1.1", headerFields: [:])!
+    var response: ResponseHead {
+        guard let response = task.response as? HTTPURLResponse else {
+            return ResponseHead(statusCode: 101, url: task.originalRequest?.url ?? URL(fileURLWithPath: "/"))
+        }
+        return ResponseHead(response)
     }
 
     func send(_ message: WebSocketMessage) async throws {

@@ -21,7 +21,7 @@ public protocol WebSocketTransport: Sendable {
 /// a transport that reads its socket only when asked gives back pressure for free.
 public protocol WebSocketChannel: Sendable {
     /// The handshake's response (status 101).
-    var response: HTTPURLResponse { get }
+    var response: ResponseHead { get }
     /// Sends one message.
     func send(_ message: WebSocketMessage) async throws
     /// The next message; `nil` once the connection closed cleanly (``closeCode`` then says how).
@@ -80,14 +80,19 @@ public struct WebSocketOptions: Sendable, Hashable {
 /// The server answered the WebSocket handshake with something other than 101.
 public struct WebSocketHandshakeRefused: Error, Sendable, CustomStringConvertible {
     /// The server's answer.
-    public let response: HTTPURLResponse
+    public let response: ResponseHead
     /// The start of its body.
     public let data: Data
 
     /// Creates the error.
-    public init(response: HTTPURLResponse, data: Data = Data()) {
+    public init(response: ResponseHead, data: Data = Data()) {
         self.response = response
         self.data = data
+    }
+
+    /// Creates the error from a Foundation response (a transport over URLSession).
+    public init(response: HTTPURLResponse, data: Data = Data()) {
+        self.init(response: ResponseHead(response), data: data)
     }
 
     public var description: String {

@@ -7,13 +7,13 @@
     /// An upgraded NIO channel as a ``Konex/WebSocketChannel``: the reader drains the frame handler's inbox, and
     /// everything else goes to the event loop.
     final class NIOWebSocketConnection: WebSocketChannel {
-        let response: HTTPURLResponse
+        let response: ResponseHead
         private let channel: any Channel
         private let handler: NIOLoopBound<WebSocketFrameHandler>
         private let inbox: WebSocketInbox
 
         /// Called on the event loop, as the upgrade completes.
-        init(channel: any Channel, handler: WebSocketFrameHandler, response: HTTPURLResponse) {
+        init(channel: any Channel, handler: WebSocketFrameHandler, response: ResponseHead) {
             self.channel = channel
             self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
             self.response = response

@@ -52,9 +52,9 @@
             head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
         }
 
-        /// The server's answer as Foundation names it (repeated fields joined with commas, as URLSession does).
-        func response(to head: HTTPResponseHead) -> HTTPURLResponse {
-            AsyncHTTPClientTransport.head(status: head.status, headers: head.headers, url: url).httpURLResponse
+        /// The server's answer as Konex reads any response head (every field kept, repeats and case as sent).
+        func response(to head: HTTPResponseHead) -> ResponseHead {
+            AsyncHTTPClientTransport.head(status: head.status, headers: head.headers, url: url)
         }
     }
 #endif

@@ -51,12 +51,12 @@ extension MockTransport: WebSocketTransport {
         let url = request.url ?? URL(fileURLWithPath: "/")
         switch endpoint.handshake {
         case .refuse(let status, let body):
-            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!
+            let response = ResponseHead(statusCode: status, url: url)
             throw WebSocketHandshakeRefused(response: response, data: Data(body.utf8))
         case .accept(let headers):
             var fields = ["Upgrade": "websocket", "Connection": "Upgrade"]
             fields.merge(headers) { _, given in given }
-            let response = HTTPURLResponse(url: url, statusCode: 101, httpVersion: "HTTP/1.1", headerFields: fields)!
+            let response = ResponseHead(statusCode: 101, headerFields: HTTPHeaders(fields), url: url)
             let session = MockWebSocketSession(request: request)
             webSockets.withLock { $0.sessions.append(session) }
             let channel = MockWebSocketChannel(response: response, session: session, options: options)

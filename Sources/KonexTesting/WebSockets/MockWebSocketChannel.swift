@@ -15,11 +15,11 @@ final class MockWebSocketChannel: WebSocketChannel {
 
     private let state = Lock(State())
     private let inbox: WebSocketInbox
-    let response: HTTPURLResponse
+    let response: ResponseHead
     let session: MockWebSocketSession
     private let options: WebSocketOptions
 
-    init(response: HTTPURLResponse, session: MockWebSocketSession, options: WebSocketOptions) {
+    init(response: ResponseHead, session: MockWebSocketSession, options: WebSocketOptions) {
         self.response = response
         self.session = session
         self.options = options

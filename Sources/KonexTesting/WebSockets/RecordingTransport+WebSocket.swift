@@ -18,7 +18,7 @@ extension RecordingTransport: WebSocketTransport {
         let channel = try await sockets.connect(head, options: options)
         return RecordingWebSocketChannel(base: channel) { messages in
             try? await self.record(
-                request, channel.response, body: Data(), startedAt: started, duration: ContinuousClock.now - begin,
+                request, channel.response.httpURLResponse, body: Data(), startedAt: started, duration: ContinuousClock.now - begin,
                 redaction: redaction, webSocketMessages: messages)
         }
     }
@@ -56,7 +56,7 @@ final class RecordingWebSocketChannel: WebSocketChannel {
         if let taken { await onEnd(taken) }
     }
 
-    var response: HTTPURLResponse { base.response }
+    var response: ResponseHead { base.response }
 
     func send(_ message: WebSocketMessage) async throws {
         try await base.send(message)
