@@ -43,7 +43,11 @@ import Testing
     @Test func downloadsStreamToDiskPastTheInMemoryLimit() async throws {
         var body = Data(count: 5 << 20)
         for index in stride(from: 0, to: body.count, by: 4_096) { body[index] = UInt8(truncatingIfNeeded: index >> 12) }
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.count)\r\n\r\n"
+        // The server closes each connection after its reply, and says so: a client told nothing may send the second
+        // request on the connection being closed (AsyncHTTPClient then fails it as `remoteConnectionClosed`).
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.count)\r\n"
+            + "Connection: close\r\n\r\n"
         let server = try MisbehavingServer(reply: Data(head.utf8) + body)
         let client = self.client(server, timeout: .seconds(30), maximumResponseSize: 1 << 20)
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("konex-big-\(UUID()).bin")
