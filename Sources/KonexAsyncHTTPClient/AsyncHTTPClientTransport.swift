@@ -121,13 +121,7 @@
                         return (response, ResponseBody(try await Self.collect(body, announced: head.headers)))
                     }
                     let data = try await withBodyLimits(limits) { activity in
-                        var collected = Data(
-                            reservingFor: head.headers.first(name: "content-length").flatMap(Int64.init))
-                        for try await buffer in body {
-                            activity.arrived()
-                            collected.append(contentsOf: buffer.readableBytesView)
-                        }
-                        return collected
+                        try await Self.collect(body, announced: head.headers) { activity.arrived() }
                     }
                     return (response, ResponseBody(data))
                 } catch {
@@ -160,12 +154,16 @@
             return (response, ResponseBody(stream))
         }
 
-        /// A whole body read into one `Data`, sized by `Content-Length` when the server gave one.
-        private static func collect(_ body: HTTPClientResponse.Body, announced headers: NIOHTTP1.HTTPHeaders)
-            async throws -> Data
-        {
+        /// A whole body read into one `Data`, sized by `Content-Length` when the server gave one; `arrived` is told
+        /// of each chunk (the body-limit watchdog's clock).
+        private static func collect(
+            _ body: HTTPClientResponse.Body, announced headers: NIOHTTP1.HTTPHeaders, arrived: () -> Void = {}
+        ) async throws -> Data {
             var collected = Data(reservingFor: headers.first(name: "content-length").flatMap(Int64.init))
-            for try await buffer in body { collected.append(contentsOf: buffer.readableBytesView) }
+            for try await buffer in body {
+                arrived()
+                collected.append(contentsOf: buffer.readableBytesView)
+            }
             return collected
         }
 
