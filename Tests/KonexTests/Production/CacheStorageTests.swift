@@ -151,3 +151,30 @@ import Testing
         #expect(revalidated.value == "v1")
     }
 }
+
+/// A stored entry is read back from disk, where anything can have written it: what it holds reaches the pipeline as a
+/// head, never through a Foundation initializer that could fail and trap.
+@Suite struct TamperedCacheEntryTests {
+    @Test func anEntryWithAnImpossibleStatusAndBrokenHeaderNamesIsServedWithoutATrap() async throws {
+        let storage = MemoryCacheStorage()
+        let cache = HTTPCache(storage: storage, cookieStorage: nil, now: { TestNow.start })
+        let url = URL(string: "https://api.test/tampered")!
+        let key = try #require(cache.key(for: URLRequest(url: url)))
+        // An HTTPURLResponse cannot hold status 70000 (its initializer returns nil): Konex used to force-unwrap one here.
+        storage.store(
+            CachedResponse(
+                url: url, statusCode: 70_000,
+                headers: ["Cache-Control": "max-age=600", "": "empty name", "X\r\nInjected": "y", "Age": "-5"],
+                body: Data("{}".utf8), requestDate: TestNow.start, responseDate: TestNow.start),
+            forKey: key)
+        let mock = MockTransport()
+        let client = KonexClient.mocked(mock, baseURL: URL(string: "https://api.test")!)
+        let response = try await client.request("/tampered").withInterceptor(cache).response()
+        #expect(response.statusCode == 70_000)
+        #expect(response.source == .cache)
+        #expect(response.value(forHTTPHeaderField: "Age") == "0")
+        #expect(mock.requests.isEmpty, "served from the store, never sent")
+        // Asked for, the Foundation response clamps what it cannot hold instead of trapping.
+        #expect(response.response.httpURLResponse.statusCode == 999)
+    }
+}
