@@ -15,9 +15,9 @@ func micro() async throws {
     mock.stub(.get("/small"), .data(body, contentType: "application/json"))
     let client = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: mock, clock: ImmediateClock())
     let request = client.request("/small")
-    let built = URLRequest(url: URL(string: "https://bench.test/small")!)
+    let built = TransportRequest(head: RequestHead(method: .get, url: URL(string: "https://bench.test/small")!))
     await time("URL(string:)") { _ = URL(string: "https://bench.test/small") }
-    await time("URLRequest(url:)") { _ = URLRequest(url: built.url!) }
+    await time("URLRequest(url:)") { _ = URLRequest(url: built.url) }
     try await time("mock.send") { _ = try await mock.data(for: built) }
     try await time("responseData") { _ = try await request.responseData() }
     // For `perf record`: KONEX_BENCH_PROFILE=1 repeats the full request path long enough to sample.
@@ -31,7 +31,7 @@ func micro() async throws {
         _ = ContinuousClock.now
     }
     await time("httpMethod get") { _ = built.httpMethod }
-    let smallURL = built.url!
+    let smallURL = built.url
     await time("URLRequest(url:), fresh") { _ = URLRequest(url: smallURL) }
     await time("URLRequest(url:) + setValue(Authorization)") {
         var request = URLRequest(url: smallURL)
@@ -40,11 +40,11 @@ func micro() async throws {
     }
     let authenticator = TokenAuthenticator(
         credential: .init(accessToken: "benchmark-token"), refresh: { _ in .init(accessToken: "new") })
-    try await time("URLRequest(url:) + TokenAuthenticator.adapt") {
-        _ = try await authenticator.adapt(URLRequest(url: smallURL))
+    try await time("RequestHead + TokenAuthenticator.adapt") {
+        _ = try await authenticator.adapt(TransportRequest(head: RequestHead(method: .get, url: smallURL)))
     }
     await time("header read (absent)") { _ = built.value(forHTTPHeaderField: "Cache-Control") }
-    await time("url.absoluteString") { _ = built.url!.absoluteString }
+    await time("url.absoluteString") { _ = built.url.absoluteString }
     let keyCache = HTTPCache()
     await time("HTTPCache.key(for:)") { _ = keyCache.key(for: built) }
     let cachedMock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
@@ -58,17 +58,17 @@ func micro() async throws {
     _ = try await cachedRequest.responseData()
     try await time("responseData, cache hit") { _ = try await cachedRequest.responseData() }
     let coalescer = RequestCoalescer()
-    let head = ResponseHead(statusCode: 200, url: built.url!)
+    let head = ResponseHead(statusCode: 200, url: built.url)
     let replyNext = TransportNext { _ in TransportReply(data: body, response: head) }
 
     try await time("RequestCoalescer.intercept, alone") { _ = try await coalescer.intercept(built, next: replyNext) }
     let next = TransportNext { _ in throw URLError(.badURL) }
     try await time("HTTPCache.intercept, hit") { _ = try await cache.intercept(built, next: next) }
-    await time("url.path") { _ = built.url!.path(percentEncoded: false) }
+    await time("url.path") { _ = built.url.path(percentEncoded: false) }
 
     // Konex's own share of `urlprotocol_small`: the same chain over a transport that answers at once, beside what the
     // raw loop does besides `data(for:)` (a fresh `URLRequest` and a fresh decoder).
-    let instant = InstantTransport(body: body, url: built.url!)
+    let instant = InstantTransport(body: body, url: built.url)
     let instantClient = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: instant)
     func rawEquivalent() async throws {
         let (data, response) = try await instant.data(for: URLRequest(url: smallURL))

@@ -234,8 +234,8 @@ final class Recorder: Sendable {
 struct Announce: KonexPlugin {
     let level: String
     let recorder: Recorder
-    func didSendRequest(_ request: URLRequest) async { recorder.add("\(level) sees request") }
-    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+    func didSendRequest(_ request: TransportRequest) async { recorder.add("\(level) sees request") }
+    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
         recorder.add("\(level) sees response")
     }
 }

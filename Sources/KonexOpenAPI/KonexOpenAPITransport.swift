@@ -36,13 +36,16 @@
         public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
             HTTPResponse, HTTPBody?
         ) {
-            var outgoing = URLRequest(url: try Self.url(of: request, relativeTo: baseURL))
-            outgoing.httpMethod = request.method.rawValue
-            for field in request.headerFields {
-                outgoing.addValue(field.value, forHTTPHeaderField: field.name.canonicalName)
-            }
-            // A URLRequest carries its body as bytes: the generated client's body is read whole, once.
-            if let body { outgoing.httpBody = try await Data(collecting: body, upTo: .max) }
+            // Konex's own head, straight from swift-http-types: no Foundation request on the way.
+            var fields: [(name: String, value: String)] = []
+            fields.reserveCapacity(request.headerFields.count)
+            for field in request.headerFields { fields.append((field.name.canonicalName, field.value)) }
+            var outgoing = TransportRequest(
+                head: RequestHead(
+                    method: HTTPMethod(request.method.rawValue), url: try Self.url(of: request, relativeTo: baseURL),
+                    headerFields: HTTPHeaders(keepingRepeats: fields)))
+            // A request body is sent as bytes (it can then be sent again on a retry or a 307): read whole, once.
+            if let body { outgoing.body = .data(try await Data(collecting: body, upTo: .max)) }
             let call = client.request(outgoing).operation(operationID).validate { response, _ in
                 if response.statusCode >= 400 { throw ForTheRetriers() }
             }

@@ -70,8 +70,9 @@
         let tracer: any Tracer
         let redaction: Redaction
 
-        func attemptWillSend(_ request: inout URLRequest, attempt: Int) {
-            if attempt == 1, let url = request.url {
+        func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {
+            if attempt == 1 {
+                let url = request.url
                 // The URL after adapters: what was really asked for.
                 span.updateAttributes { attributes in
                     attributes["url.full"] = redaction.url(url.absoluteString)
@@ -81,7 +82,7 @@
             } else if attempt > 1 {
                 span.attributes["http.request.resend_count"] = attempt - 1
             }
-            tracer.inject(span.context, into: &request, using: URLRequestInjector())
+            tracer.inject(span.context, into: &request, using: RequestInjector())
         }
 
         func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
@@ -149,8 +150,8 @@
     }
 
     /// Writes the trace context into a request's headers, replacing any value already there.
-    struct URLRequestInjector: Injector {
-        func inject(_ value: String, forKey key: String, into request: inout URLRequest) {
+    struct RequestInjector: Injector {
+        func inject(_ value: String, forKey key: String, into request: inout TransportRequest) {
             request.setValue(value, forHTTPHeaderField: key)
         }
     }

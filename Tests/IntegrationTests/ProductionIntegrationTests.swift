@@ -25,7 +25,7 @@ struct ProductionIntegrationTests {
     @Test func retryAgainstARealFailingStatus() async throws {
         final class Attempts: KonexPlugin {
             let count = Lock(0)
-            func didSendRequest(_ request: URLRequest) async { count.withLock { $0 += 1 } }
+            func didSendRequest(_ request: TransportRequest) async { count.withLock { $0 += 1 } }
         }
         let attempts = Attempts()
         let client = Server.client(clock: ImmediateClock())

@@ -62,7 +62,7 @@ struct StreamingIntegrationTests {
     @Test func reconnectionSendsLastEventIDHonoursRetryAndStopsOn204() async throws {
         final class Sent: KonexPlugin, Sendable {
             let ids = Lock<[String?]>([])
-            func didSendRequest(_ request: URLRequest) async {
+            func didSendRequest(_ request: TransportRequest) async {
                 ids.withLock { $0.append(request.value(forHTTPHeaderField: "Last-Event-ID")) }
             }
         }

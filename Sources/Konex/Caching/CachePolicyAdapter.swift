@@ -8,7 +8,7 @@ public struct CachePolicyAdapter: RequestAdapter {
     /// Creates an adapter that sets `policy`.
     public init(_ policy: URLRequest.CachePolicy) { self.policy = policy }
 
-    public func adapt(_ request: consuming URLRequest) async throws -> URLRequest {
+    public func adapt(_ request: consuming TransportRequest) async throws -> TransportRequest {
         var request = request
         request.cachePolicy = policy
         return request

@@ -13,9 +13,9 @@ extension HTTPCache {
     /// is set, else a digest of the request's credentials (``credentialHeaders`` and the cookies
     /// ``cookieStorage`` would add), so that one account is never served another's response.
     /// - Parameter request: A request.
-    /// - Returns: The key, or `nil` for a request without a URL.
-    public func key(for request: URLRequest) -> String? {
-        guard let url = request.url else { return nil }
+    /// - Returns: The key.
+    public func key(for request: TransportRequest) -> String {
+        let url = request.url
         var text = url.absoluteString
         if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<hash]) }
         if let partition {
@@ -27,7 +27,7 @@ extension HTTPCache {
     }
 
     /// The credentials a request carries, as one text, or `nil` when it carries none.
-    private func credentials(of request: URLRequest, url: URL) -> String? {
+    private func credentials(of request: TransportRequest, url: URL) -> String? {
         var found: String?
         for name in Self.credentialHeaders {
             guard let value = request.value(forHTTPHeaderField: name) else { continue }
@@ -57,7 +57,7 @@ extension HTTPCache {
     // MARK: Variants
 
     /// The key of the variant of `key` that `request` selects, under the variant list `list`.
-    func variantKey(_ key: String, list: CachedResponse, request: URLRequest) -> String {
+    func variantKey(_ key: String, list: CachedResponse, request: TransportRequest) -> String {
         var selection = ""
         for name in list.parsed.varyNames {
             selection += name + ":" + (request.value(forHTTPHeaderField: name) ?? "") + "\n"
@@ -66,7 +66,7 @@ extension HTTPCache {
     }
 
     /// The stored response `request` may use, and the key it is stored under.
-    func lookup(_ key: String, _ request: URLRequest) async -> (response: CachedResponse, key: String)? {
+    func lookup(_ key: String, _ request: TransportRequest) async -> (response: CachedResponse, key: String)? {
         guard let primary = await io({ self.storage.response(forKey: key) }) else { return nil }
         guard primary.isVariantList else { return matching(primary, request).map { ($0, key) } }
         let variant = variantKey(key, list: primary, request: request)

@@ -5,7 +5,7 @@ import Foundation
 extension HTTPCache {
     /// Asks the server and keeps the answer when allowed.
     func fetch(
-        key: String, request: URLRequest, original: URLRequest, asked: CacheControl, next: TransportNext
+        key: String, request: TransportRequest, original: TransportRequest, asked: CacheControl, next: TransportNext
     ) async throws -> TransportReply {
         let requestDate = now()
         let reply = try await next(request)
@@ -16,7 +16,7 @@ extension HTTPCache {
     /// Asks the server whether `stored` (kept under `key`; `primaryKey` is the URL's) is still good: a 304 that
     /// agrees with its validators refreshes it, an error may fall back on it, and an error never erases it.
     func revalidate(
-        _ stored: CachedResponse, key: String, primaryKey: String, request: URLRequest, asked: CacheControl,
+        _ stored: CachedResponse, key: String, primaryKey: String, request: TransportRequest, asked: CacheControl,
         next: TransportNext
     ) async throws -> TransportReply {
         var conditional = request
@@ -75,7 +75,7 @@ extension HTTPCache {
     }
 
     /// `stale-if-error` (RFC 5861 §4), from the response or the request, unless the response forbids stale use.
-    private func staleIfError(_ stored: CachedResponse, key: String, request: URLRequest, asked: CacheControl)
+    private func staleIfError(_ stored: CachedResponse, key: String, request: TransportRequest, asked: CacheControl)
         -> TransportReply?
     {
         let control = stored.cacheControl
@@ -89,7 +89,7 @@ extension HTTPCache {
 
     /// `stale-while-revalidate`: the stale response is served now and refreshed behind the caller's back.
     func revalidateInBackground(
-        _ stored: CachedResponse, key: String, primaryKey: String, request: URLRequest, next: TransportNext
+        _ stored: CachedResponse, key: String, primaryKey: String, request: TransportRequest, next: TransportNext
     ) {
         let started = revalidating.withLock { $0.insert(key).inserted }
         guard started else { return }
@@ -112,13 +112,13 @@ extension HTTPCache {
     }
 
     /// A 304 built from a stored response for a caller whose own validators match it (§4.3.2, §4.3.4).
-    func notModified(_ stored: CachedResponse, key: String, to request: URLRequest) -> TransportReply {
+    func notModified(_ stored: CachedResponse, key: String, to request: TransportRequest) -> TransportReply {
         var headers = stored.headers
         for name in headers.keys where CachedResponse.keptOnUpdate.contains(name.lowercased()) {
             headers[name] = nil
         }
         let response = ResponseHead(
-            statusCode: 304, headerFields: HTTPHeaders(headers), url: request.url ?? stored.url)
+            statusCode: 304, headerFields: HTTPHeaders(headers), url: request.url)
         return TransportReply(data: Data(), response: response, source: .cache)
     }
 }
@@ -129,7 +129,7 @@ struct CallerValidators {
     let modifiedSince: Date?
 
     /// The request's validators, or `nil` when it sends none.
-    init?(_ request: URLRequest) {
+    init?(_ request: TransportRequest) {
         noneMatch = request.value(forHTTPHeaderField: "If-None-Match")
         let since = request.value(forHTTPHeaderField: "If-Modified-Since")
         guard noneMatch != nil || since != nil else { return nil }

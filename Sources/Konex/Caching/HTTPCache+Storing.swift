@@ -6,9 +6,11 @@ extension HTTPCache {
     /// Stores `reply` when RFC 9111 §3 allows it and it can ever be reused. A response that may not be stored leaves
     /// what was stored in place: only a storable replacement or an unsafe method replaces it, so an error from a
     /// struggling server never erases the offline copy. `asked` is the request's own `Cache-Control`.
-    func keep(_ reply: TransportReply, key: String, request: URLRequest, asked: CacheControl, requestDate: Date) async {
+    func keep(_ reply: TransportReply, key: String, request: TransportRequest, asked: CacheControl, requestDate: Date)
+        async
+    {
         let response = reply.response
-        guard let url = request.url else { return }
+        let url = request.url
         let received = CachedResponse(
             url: url, statusCode: response.statusCode, headers: Self.storedHeaders(of: response), body: reply.data,
             requestDate: requestDate, responseDate: now())
@@ -59,7 +61,7 @@ extension HTTPCache {
     }
 
     /// The entry, if it may be stored and could ever be reused.
-    private func storable(_ entry: CachedResponse, request: URLRequest, asked: CacheControl) -> CachedResponse? {
+    private func storable(_ entry: CachedResponse, request: TransportRequest, asked: CacheControl) -> CachedResponse? {
         let control = entry.cacheControl
         let status = entry.statusCode
         // A final response (not 1xx), and not one Konex cannot combine (206) or that is not a representation (304).
@@ -87,7 +89,7 @@ extension HTTPCache {
     }
 
     /// The stored entry when the request agrees with it on every header it varies on (§4.1).
-    func matching(_ stored: CachedResponse, _ request: URLRequest) -> CachedResponse? {
+    func matching(_ stored: CachedResponse, _ request: TransportRequest) -> CachedResponse? {
         for name in stored.parsed.varyNames {
             if name == "*" { return nil }
             if stored.varying[name] != request.value(forHTTPHeaderField: name).map(digest) { return nil }
@@ -97,18 +99,17 @@ extension HTTPCache {
 
     /// After an unsafe request succeeded: its URL, and the `Location` and `Content-Location` of the answer on the
     /// same host, are outdated (§4.4).
-    func invalidate(after request: URLRequest, key: String, reply: TransportReply) async {
+    func invalidate(after request: TransportRequest, key: String, reply: TransportReply) async {
         var keys = [key]
-        if let base = request.url {
-            for name in ["Location", "Content-Location"] {
-                guard let value = reply.response.value(forHTTPHeaderField: name),
-                    let target = URL(string: value, relativeTo: base)?.absoluteURL, target.host == base.host,
-                    target.scheme == base.scheme, target.port == base.port
-                else { continue }
-                var other = request
-                other.url = target
-                if let otherKey = self.key(for: other) { keys.append(otherKey) }
-            }
+        let base = request.url
+        for name in ["Location", "Content-Location"] {
+            guard let value = reply.response.value(forHTTPHeaderField: name),
+                let target = URL(string: value, relativeTo: base)?.absoluteURL, target.host == base.host,
+                target.scheme == base.scheme, target.port == base.port
+            else { continue }
+            var other = request
+            other.url = target
+            keys.append(self.key(for: other))
         }
         let outdated = keys
         await io { for key in outdated { self.storage.removeResponse(forKey: key) } }

@@ -109,11 +109,12 @@ public final class HTTPCache: TransportInterceptor {
         }
     }
 
-    public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+    public func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
         // A stream or a download passes by: its body is not in the reply to store, nor replayed whole to a reader
         // that asked for it as it arrives.
-        guard next.delivery == .whole, let key = key(for: request) else { return try await next(request) }
-        let method = request.httpMethod ?? "GET"
+        guard next.delivery == .whole else { return try await next(request) }
+        let key = key(for: request)
+        let method = request.httpMethod
         guard method == "GET" else {
             let reply = try await next(request)
             // An unsafe method that succeeded changed the resource: what is stored for it is outdated (§4.4).
@@ -122,9 +123,9 @@ public final class HTTPCache: TransportInterceptor {
             }
             return reply
         }
-        // What goes on to the network: the transport's own cache stays out of it. Made only when needed (writing a
-        // URLRequest copies it, which a hit should not pay for).
-        var outgoing: URLRequest {
+        // What goes on to the network: the transport's own cache stays out of it. Made only when needed (a hit should
+        // not pay for the copy).
+        var outgoing: TransportRequest {
             var outgoing = request
             outgoing.cachePolicy = .reloadIgnoringLocalCacheData
             return outgoing
@@ -208,7 +209,7 @@ public final class HTTPCache: TransportInterceptor {
     // MARK: Serving
 
     func serve(
-        _ stored: CachedResponse, key: String, to request: URLRequest, as source: ResponseSource,
+        _ stored: CachedResponse, key: String, to request: TransportRequest, as source: ResponseSource,
         age: TimeInterval? = nil
     ) -> TransportReply {
         let age = Int(min(age ?? stored.age(at: now()), TimeInterval(CacheControl.maximumSeconds)))
@@ -221,7 +222,7 @@ public final class HTTPCache: TransportInterceptor {
         if let existing = headers.keys.first(where: { $0.lowercased() == "age" }) { headers[existing] = nil }
         headers["Age"] = String(age)
         let response = ResponseHead(
-            statusCode: stored.statusCode, headerFields: HTTPHeaders(headers), url: request.url ?? stored.url)
+            statusCode: stored.statusCode, headerFields: HTTPHeaders(headers), url: request.url)
         let head = ServedHead(statusCode: stored.statusCode, headers: stored.headers, age: age, response: response)
         heads.withLock { heads in
             if heads.count >= 256 { heads.removeAll(keepingCapacity: true) }  // a memo, not a second cache
@@ -231,10 +232,10 @@ public final class HTTPCache: TransportInterceptor {
     }
 
     /// What RFC 9111 answers when only a stored response may be used and there is none: 504.
-    func gatewayTimeout(_ request: URLRequest) -> TransportReply {
+    func gatewayTimeout(_ request: TransportRequest) -> TransportReply {
         let response = ResponseHead(
             statusCode: 504, headerFields: ["Content-Length": "0", "Cache-Control": "no-store"],
-            url: request.url ?? URL(fileURLWithPath: "/"))
+            url: request.url)
         return TransportReply(data: Data(), response: response, source: .cache)
     }
 }

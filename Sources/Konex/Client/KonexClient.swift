@@ -194,7 +194,18 @@ public final class KonexClient: Sendable {
 
     /// Starts building a request from a ready `URLRequest`; the client's default headers fill in what it lacks.
     public func request(_ urlRequest: URLRequest) -> DataRequest {
-        DataRequest(client: self, source: .urlRequest(urlRequest))
+        DataRequest(client: self, source: .ready(TransportRequest(urlRequest)))
+    }
+
+    /// Starts building a request from a ready ``TransportRequest`` (an adapter layer of your own, a generated client);
+    /// the client's default headers fill in what it lacks.
+    /// ```swift
+    /// var request = TransportRequest(head: RequestHead(method: .put, url: url), body: .data(payload))
+    /// request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    /// let saved = try await client.request(request).validate().responseData()
+    /// ```
+    public func request(_ request: TransportRequest) -> DataRequest {
+        DataRequest(client: self, source: .ready(request))
     }
 }
 

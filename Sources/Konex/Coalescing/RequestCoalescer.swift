@@ -58,11 +58,10 @@ public final class RequestCoalescer: TransportInterceptor {
         var task: Task<Void, Never>?
     }
 
-    func key(for request: URLRequest) -> Key? {
-        let method = request.httpMethod ?? "GET"
-        guard method == "GET" || method == "HEAD", request.httpBody == nil, request.httpBodyStream == nil,
-            let url = request.url?.absoluteString
-        else { return nil }
+    func key(for request: TransportRequest) -> Key? {
+        let method = request.httpMethod
+        guard method == "GET" || method == "HEAD", request.body == nil else { return nil }
+        let url = request.url.absoluteString
         let headers = (request.allHTTPHeaderFields ?? [:])
             .compactMap { name, value -> String? in
                 let name = name.lowercased()
@@ -72,7 +71,7 @@ public final class RequestCoalescer: TransportInterceptor {
         return Key(method: method, url: url, headers: headers)
     }
 
-    public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+    public func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
         // A body still arriving, or written to a file, has one reader: it cannot be shared.
         guard next.delivery == .whole, let key = key(for: request) else { return try await next(request) }
         // A caller's identity among the waiters: the address of an object it holds until it returns. A waiter is
@@ -121,7 +120,7 @@ public final class RequestCoalescer: TransportInterceptor {
     }
 
     /// Makes the shared call and answers everyone still waiting.
-    private func fly(_ key: Key, generation: UInt64, request: URLRequest, next: TransportNext) async {
+    private func fly(_ key: Key, generation: UInt64, request: TransportRequest, next: TransportNext) async {
         let result: Result<TransportReply, any Error>
         do {
             result = .success(try await next(request))

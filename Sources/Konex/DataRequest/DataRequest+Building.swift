@@ -1,47 +1,49 @@
 import Foundation
 
 extension DataRequest {
-    /// Builds the `URLRequest` from the endpoint: URL, query, headers, body, timeout (pipeline step 1).
+    /// Builds the request from the endpoint: URL, query, headers, body, timeout (pipeline step 1). No `URLRequest` is
+    /// made on the way: a transport that wants one asks for it.
     /// - Throws: ``KonexError`` with stage `.invalidRequest`.
-    func makeURLRequest() throws -> URLRequest {
-        var request: URLRequest
+    func makeRequest() throws -> TransportRequest {
+        var request: TransportRequest
         // The endpoint's timeout is read here, where the endpoint is at hand: `endpoint` copies the existential.
         var endpointTimeout: Duration?
         switch source {
         case .url(let url):
             try Self.checkScheme(url, method: .get)
-            request = URLRequest(url: url)
-        case .urlRequest(let given):
-            request = given
-            let method = HTTPMethod(given.httpMethod ?? "GET")
-            guard let url = given.url else {
+            request = TransportRequest(head: RequestHead(method: .get, url: url))
+        case .ready(let given):
+            let method = given.method
+            let url = given.url
+            if url.absoluteString == "about:blank" {
                 throw KonexError.invalidRequest("the URLRequest has no URL", method: method)
             }
             try Self.checkScheme(url, method: method)
-            if given.httpBody != nil, !method.allowsBody {
+            if given.body != nil, !method.allowsBody {
                 throw KonexError.invalidRequest("a \(method) request cannot carry a body", method: method, url: url)
             }
+            for (name, value) in given.headerFields { try Self.checkHeader(name, value, method: method, url: url) }
+            request = given
         case .endpoint(let endpoint):
             request = try build(endpoint)
             endpointTimeout = endpoint.timeout
         }
         if !client.headers.isEmpty {
-            try Self.checkHeaders(client.headers, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+            try Self.checkHeaders(client.headers, method: request.method, url: request.url)
             for (name, value) in client.headers where request.value(forHTTPHeaderField: name) == nil {
-                request.setValue(value, forHTTPHeaderField: name)
+                request.head.headerFields.append(name, value)
             }
         }
-        if case .urlRequest = source {
-            try Self.checkHeaders(
-                request.allHTTPHeaderFields ?? [:], method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
-        }
-        if let seconds = (timeout ?? endpointTimeout ?? client.timeout)?.seconds {
-            request.timeoutInterval = seconds
-        }
+        // A given request's own timeout stands unless the call or the client sets one.
+        request.head.timeout =
+            timeout ?? endpointTimeout ?? client.timeout ?? request.head.timeout ?? Self.defaultTimeout
         return request
     }
 
-    private func build(_ endpoint: any KonexRequest) throws -> URLRequest {
+    /// The timeout of a request that sets none: URLRequest's default, which every transport honours alike.
+    static let defaultTimeout = Duration.seconds(60)
+
+    private func build(_ endpoint: any KonexRequest) throws -> TransportRequest {
         let method = endpoint.method
         var url = try Self.resolve(endpoint.path, against: client.basePrefix, method: method)
         let body = endpoint.body
@@ -54,24 +56,28 @@ extension DataRequest {
                 parametersBody = try encode(JSON.object(parameters), with: client.encoder, method: method, url: url)
             }
         }
-        var request = URLRequest(url: url)
-        if method != .get { request.httpMethod = method.rawValue }  // GET is the default; setting it costs a bridge
-        // Checked before URLRequest sees them: FoundationNetworking silently drops values with line breaks.
-        try Self.checkHeaders(endpoint.headers ?? [:], method: method, url: url)
-        for (name, value) in endpoint.headers ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
+        let headers = endpoint.headers ?? [:]
+        try Self.checkHeaders(headers, method: method, url: url)
+        var fields: [(name: String, value: String)] = []
+        if !headers.isEmpty {
+            fields.reserveCapacity(headers.count + 1)
+            for (name, value) in headers { fields.append((name, value)) }
+        }
+        var request = TransportRequest(
+            head: RequestHead(method: method, url: url, headerFields: HTTPHeaders(keepingRepeats: fields)))
         if let body {
             guard method.allowsBody else {
                 throw KonexError.invalidRequest("a \(method) request cannot carry a body", method: method, url: url)
             }
             let (data, contentType) = try encode(body, method: method, url: url)
-            request.httpBody = data
+            request.body = .data(data)
             if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+                request.head.headerFields.append("Content-Type", contentType)
             }
         } else if let parametersBody {
-            request.httpBody = parametersBody
+            request.body = .data(parametersBody)
             if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.head.headerFields.append("Content-Type", "application/json")
             }
         }
         return request
@@ -208,21 +214,24 @@ extension DataRequest {
     /// Rejects header names that are not tokens and values with CR, LF or NUL (header injection).
     static func checkHeaders(_ headers: [String: String], method: HTTPMethod, url: URL?) throws {
         if headers.isEmpty { return }
-        for (name, value) in headers {
-            let validName =
-                !name.isEmpty
-                && name.utf8.allSatisfy { byte in
-                    byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-                }
-            guard validName else {
-                throw KonexError.invalidRequest(
-                    "invalid header name \"\(name.debugDescription.dropFirst().dropLast())\"", method: method, url: url)
+        for (name, value) in headers { try checkHeader(name, value, method: method, url: url) }
+    }
+
+    /// Rejects a header name that is not a token and a value with CR, LF or NUL.
+    static func checkHeader(_ name: String, _ value: String, method: HTTPMethod, url: URL?) throws {
+        let validName =
+            !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
             }
-            if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
-                throw KonexError.invalidRequest(
-                    "the value of header \"\(name)\" contains CR, LF or NUL (header injection refused)",
-                    method: method, url: url)
-            }
+        guard validName else {
+            throw KonexError.invalidRequest(
+                "invalid header name \"\(name.debugDescription.dropFirst().dropLast())\"", method: method, url: url)
+        }
+        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+            throw KonexError.invalidRequest(
+                "the value of header \"\(name)\" contains CR, LF or NUL (header injection refused)",
+                method: method, url: url)
         }
     }
 }

@@ -78,7 +78,7 @@ extension DataRequest {
             throw KonexError(
                 stage: .fileSystem,
                 message: "cannot write the download to \(destination.path): \(error.localizedDescription)",
-                method: HTTPMethod(exchange.request.httpMethod ?? "GET"), url: exchange.request.url,
+                method: exchange.request.method, url: exchange.request.url,
                 request: exchange.request, response: exchange.response, underlyingError: error,
                 attempt: exchange.timing.attempt)
         }

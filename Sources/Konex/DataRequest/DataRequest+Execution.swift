@@ -36,12 +36,12 @@ extension DataRequest {
         let started = ContinuousClock.now
 
         // 1. build (again for a retry: handing adapters the only reference lets them change it without a copy)
-        var built: URLRequest?
+        var built: TransportRequest?
         let recorders: Recorders
         do {
-            let request = try makeURLRequest()
+            let request = try makeRequest()
             recorders = Recorders(
-                shared.instruments, started: started, request: instrumented(request.httpMethod, request.url, target))
+                shared.instruments, started: started, request: instrumented(request.method, request.url, target))
             built = request
         } catch {
             let failure = error as? KonexError ?? cancellationError()
@@ -71,12 +71,12 @@ extension DataRequest {
         do {
             while true {
                 // 2. adapt
-                var request: URLRequest
+                var request: TransportRequest
                 if let first = built {
                     request = first
                     built = nil
                 } else {
-                    request = try makeURLRequest()
+                    request = try makeRequest()
                 }
                 for adapter in adapters {
                     do {
@@ -170,7 +170,7 @@ extension DataRequest {
     }
 
     /// What instruments are told about this request before it starts.
-    private func instrumented(_ method: String?, _ url: URL?, _ target: BodyTarget) -> InstrumentedRequest {
+    private func instrumented(_ method: HTTPMethod?, _ url: URL?, _ target: BodyTarget) -> InstrumentedRequest {
         let kind: InstrumentedRequest.Kind =
             switch target {
             case .memory: .data
@@ -180,13 +180,13 @@ extension DataRequest {
             }
         let endpoint = self.endpoint
         return InstrumentedRequest(
-            method: method.map { HTTPMethod($0) } ?? endpoint?.method ?? .get, url: url,
+            method: method ?? endpoint?.method ?? .get, url: url,
             urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
     }
 
     /// Step 6: the first validator that throws decides; the error body is decoded when asked for.
     private func validate(
-        _ received: TransportResponse, request: URLRequest, validators: Layers<any KonexResponseValidator>
+        _ received: TransportResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
     )
         -> KonexError?
     {
@@ -196,7 +196,7 @@ extension DataRequest {
             } catch {
                 var failure = KonexError(
                     stage: .validation, message: String(describing: error),
-                    method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
+                    method: request.method, url: request.url, request: request,
                     response: received.response, data: received.data, underlyingError: error)
                 if let errorDecoder, !received.data.isEmpty {
                     do {
@@ -216,7 +216,7 @@ extension DataRequest {
 
     /// Step 7: processors, in order; with none the received bytes pass through untouched.
     private func process(
-        _ received: TransportResponse, request: URLRequest, endpoint: (any KonexRequest)?, shared: Components
+        _ received: TransportResponse, request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components
     ) throws -> Exchange {
         if received.file != nil || received.stream != nil || received.webSocket != nil {
             return Exchange(
@@ -232,7 +232,7 @@ extension DataRequest {
             } catch {
                 throw KonexError(
                     stage: .processing, message: "processor \(type(of: processor)) failed: \(error)",
-                    method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request,
+                    method: request.method, url: request.url, request: request,
                     response: received.response, data: data, underlyingError: error, attempt: received.timing.attempt)
             }
         }
@@ -248,7 +248,7 @@ extension DataRequest {
     }
 
     /// A `.cancelled` error naming this request (from the endpoint when the built request is not at hand).
-    func cancellationError(_ request: URLRequest? = nil) -> KonexError {
+    func cancellationError(_ request: TransportRequest? = nil) -> KonexError {
         switch source {
         case .endpoint(let endpoint):
             let url =
@@ -256,8 +256,8 @@ extension DataRequest {
             return .cancelled(request, method: endpoint.method, url: url)
         case .url(let url):
             return .cancelled(request, method: .get, url: url)
-        case .urlRequest(let given):
-            return .cancelled(request ?? given, method: HTTPMethod(given.httpMethod ?? "GET"), url: given.url)
+        case .ready(let given):
+            return .cancelled(request ?? given, method: given.method, url: given.url)
         }
     }
 }

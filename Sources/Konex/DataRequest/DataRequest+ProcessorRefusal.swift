@@ -10,6 +10,6 @@ extension DataRequest {
         guard !processors.isEmpty || !(endpoint?.requestResponseProcessors.isEmpty ?? true) else { return }
         throw KonexError.invalidRequest(
             "response processors need \(reason), so they do not apply to \(terminal); remove them from this call or request",
-            method: endpoint?.method ?? HTTPMethod((try? makeURLRequest())?.httpMethod ?? "GET"))
+            method: endpoint?.method ?? (try? makeRequest())?.method ?? .get)
     }
 }

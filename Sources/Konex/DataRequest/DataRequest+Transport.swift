@@ -4,7 +4,8 @@ extension DataRequest {
     /// Step 4: the transport call, timed, with cancellation and the size limit applied.
     // Inlined into `run` (one module, compiled whole): one async frame fewer on every request.
     @inline(__always) func send(
-        _ request: URLRequest, into target: BodyTarget, through chain: InterceptorChain?, attempt: Int, startDate: Date,
+        _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?, attempt: Int,
+        startDate: Date,
         started: ContinuousClock.Instant
     ) async -> Result<TransportResponse, KonexError> {
         let sendStarted = ContinuousClock.now
@@ -44,7 +45,7 @@ extension DataRequest {
                 reply = lastReply
             } else if case .webSocket(let options) = target {
                 let channel = try await client.activeWebSocketTransport().connect(
-                    RequestHead(request), options: options)
+                    request.head, options: options)
                 do {
                     try WebSocketHandshakeCheck.check(request, answeredBy: channel.response)
                 } catch {

@@ -18,7 +18,7 @@ extension DataRequest {
     /// - Returns: A command a shell can run.
     /// - Throws: ``KonexError`` when the request cannot be built or an adapter fails.
     public func cURLDescription(redaction: Redaction?) async throws -> String {
-        var request = try makeURLRequest()
+        var request = try makeRequest()
         let adapters = Layers(client.componentSnapshot.adapters, endpoint?.requestAdapters, self.adapters)
         for adapter in adapters {
             do { request = try await adapter.adapt(request) } catch {
@@ -27,14 +27,12 @@ extension DataRequest {
                     request: request, underlyingError: error)
             }
         }
-        let url = request.url?.absoluteString ?? ""
+        let url = request.url.absoluteString
         var parts = ["curl"]
-        let method = request.httpMethod ?? "GET"
+        let method = request.httpMethod
         if method != "GET" { parts.append("-X \(method)") }
         parts.append(Self.shellQuoted(redaction?.url(url) ?? url))
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: {
-            $0.key.lowercased() < $1.key.lowercased()
-        }) {
+        for (name, value) in request.headerFields.fields.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
             parts.append("-H " + Self.shellQuoted("\(name): \(redaction?.value(ofHeader: name, value) ?? value)"))
         }
         if let body = request.httpBody, !body.isEmpty {

@@ -16,7 +16,7 @@ public struct DataRequest: Sendable {
     enum Source: Sendable {
         case endpoint(any KonexRequest)
         case url(URL)
-        case urlRequest(URLRequest)
+        case ready(TransportRequest)
     }
 
     let client: KonexClient
@@ -69,7 +69,9 @@ public struct DataRequest: Sendable {
     public func withAdapter(_ adapter: some RequestAdapter) -> DataRequest { with { $0.adapters.append(adapter) } }
 
     /// Adds an adapter made from a closure.
-    public func withAdapter(_ adapt: @escaping @Sendable (URLRequest) async throws -> URLRequest) -> DataRequest {
+    public func withAdapter(_ adapt: @escaping @Sendable (TransportRequest) async throws -> TransportRequest)
+        -> DataRequest
+    {
         withAdapter(ClosureAdapter(adapt))
     }
 

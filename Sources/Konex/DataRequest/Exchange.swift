@@ -2,7 +2,7 @@ import Foundation
 
 /// What survived steps 1–7 of the pipeline: ready for a serializer.
 struct Exchange: Sendable {
-    let request: URLRequest
+    let request: TransportRequest
     let response: ResponseHead
     /// The body as received.
     let received: Data

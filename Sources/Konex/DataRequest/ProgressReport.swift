@@ -8,7 +8,7 @@ struct ProgressReport: Sendable {
     /// The last upload count said: libcurl's progress callback repeats itself, and a late one must not go backwards.
     private let uploaded = Lock<Int64>(-1)
 
-    init(_ handler: @escaping @Sendable (TransferProgress) -> Void, request: URLRequest) {
+    init(_ handler: @escaping @Sendable (TransferProgress) -> Void, request: TransportRequest) {
         self.handler = handler
         uploadSize = Int64(request.httpBody?.count ?? 0)
     }

@@ -20,7 +20,7 @@ enum Received {
     /// Receives the body of `request` as `target` asks, following redirects by ``RedirectRules`` and `redirects`.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func receive(
-        _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
+        _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         redirects: Redirects, limit: Int?
     ) async throws -> (Data, ResponseHead, Body) {
         try await following(request, redirects: redirects) { hop in
@@ -32,8 +32,8 @@ enum Received {
     /// interceptors, a cache among them, see every hop); a hop's body is discarded.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func following(
-        _ request: URLRequest, redirects: Redirects,
-        send: (URLRequest) async throws -> (Data, ResponseHead, Body)
+        _ request: TransportRequest, redirects: Redirects,
+        send: (TransportRequest) async throws -> (Data, ResponseHead, Body)
     ) async throws -> (Data, ResponseHead, Body) {
         var received = try await send(request)
         // Most answers are not redirects: one comparison, and nothing allocated.
@@ -61,7 +61,7 @@ enum Received {
                 BodyFile.remove(body.file)
                 body.stream?.cancel()
                 throw KonexError(
-                    stage: .redirect, message: reason, method: HTTPMethod(current.httpMethod ?? "GET"),
+                    stage: .redirect, message: reason, method: current.method,
                     url: current.url, request: current, response: response)
             }
         }
@@ -87,7 +87,7 @@ enum Received {
     // Inlined, like the other steps between a terminal and the transport: every async frame is entered and resumed
     // once a request, with cold caches after the transport's own work, so each frame saved shows.
     @inline(__always) static func receiveOnce(
-        _ request: URLRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
+        _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         limit: Int? = nil
     ) async throws -> (Data, ResponseHead, Body) {
         // Phase timings come from the system's task metrics, which only Apple platforms deliver: elsewhere the
@@ -123,7 +123,7 @@ enum Received {
             bufferLimit = limit
         }
         let context = TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
-        let (response, body) = try await transport.send(TransportRequest(request), context: context)
+        let (response, body) = try await transport.send(request, context: context)
         switch target {
         case .memory, .webSocket:
             if let data = body.data { return (data, response, Body(phases: phases?.value)) }
@@ -186,7 +186,7 @@ enum Received {
     /// Reads `body` into memory, ending it at `limit` and reporting each chunk to `report`.
     /// - Throws: A ``KonexError`` naming the limit once the bytes read pass it; the body's own errors.
     private static func gather(
-        _ body: ResponseBody, of response: ResponseHead, to request: URLRequest, limit: Int?,
+        _ body: ResponseBody, of response: ResponseHead, to request: TransportRequest, limit: Int?,
         report: ProgressReport?
     ) async throws -> Data {
         var data = Data(reservingFor: response.expectedContentLength)
@@ -210,7 +210,7 @@ enum Received {
 
     /// The error for a body over ``KonexClient/maximumResponseSize``, the one message every way of finding it out
     /// uses.
-    static func tooLarge(_ request: URLRequest, _ response: ResponseHead, limit: Int, size: OversizedBody)
+    static func tooLarge(_ request: TransportRequest, _ response: ResponseHead, limit: Int, size: OversizedBody)
         -> KonexError
     {
         let what =
@@ -221,7 +221,7 @@ enum Received {
             }
         return KonexError(
             stage: .transport, message: "the response body \(what) exceeds maximumResponseSize (\(limit) bytes)",
-            method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request, response: response)
+            method: request.method, url: request.url, request: request, response: response)
     }
 
     /// Writes `body` to a new temporary file as it arrives (a buffer of memory, whatever its size), reporting each

@@ -10,7 +10,7 @@ public struct Response<Value: Sendable>: Sendable {
     /// The decoded value.
     public let value: Value
     /// The request as sent, after adapters.
-    public let request: URLRequest
+    public let request: TransportRequest
     /// The HTTP response head.
     public let response: ResponseHead
     /// The body as received, before processors.
@@ -33,7 +33,7 @@ public struct Response<Value: Sendable>: Sendable {
     ///   - source: The network or a cache.
     ///   - redirects: The redirects followed to reach `response`, first to last.
     public init(
-        value: Value, request: URLRequest, response: ResponseHead, data: Data, timing: RequestTiming,
+        value: Value, request: TransportRequest, response: ResponseHead, data: Data, timing: RequestTiming,
         source: ResponseSource = .network, redirects: [Redirect] = []
     ) {
         self.value = value

@@ -7,13 +7,13 @@ extension KonexError {
         KonexError(stage: .invalidRequest, message: message, method: method, url: url, underlyingError: underlying)
     }
 
-    static func cancelled(_ request: URLRequest?, method: HTTPMethod?, url: URL?) -> KonexError {
+    static func cancelled(_ request: TransportRequest?, method: HTTPMethod?, url: URL?) -> KonexError {
         KonexError(stage: .cancelled, message: "the request was cancelled", method: method, url: url, request: request)
     }
 
     /// A transport failure, recognising cancellation and naming the URLError when there is one.
-    static func transport(_ error: any Error, request: URLRequest) -> KonexError {
-        let method = request.httpMethod.map { HTTPMethod($0) }
+    static func transport(_ error: any Error, request: TransportRequest) -> KonexError {
+        let method = request.method
         if error is CancellationError || (error as? URLError)?.code == .cancelled {
             return .cancelled(request, method: method, url: request.url)
         }
@@ -46,7 +46,7 @@ extension KonexError {
 
     /// A decoding failure with the coding path and a readable reason.
     static func decoding(
-        _ error: any Error, keyPath: JSONKeyPath?, request: URLRequest, response: ResponseHead, data: Data
+        _ error: any Error, keyPath: JSONKeyPath?, request: TransportRequest, response: ResponseHead, data: Data
     ) -> KonexError {
         var path = keyPath?.components ?? []
         var reason = String(describing: error)
@@ -65,7 +65,7 @@ extension KonexError {
         let pathText = JSONKeyPath.render(path)
         return KonexError(
             stage: .decoding, message: pathText.isEmpty ? reason : "\(reason) at \(pathText)",
-            method: request.httpMethod.map { HTTPMethod($0) }, url: request.url, request: request, response: response,
+            method: request.method, url: request.url, request: request, response: response,
             data: data, underlyingError: error, codingPath: pathText)
     }
 }

@@ -57,7 +57,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// The request's URL, when known (not known when the URL itself was invalid).
     public var url: URL?
     /// The request as sent, after adapters, when it got that far.
-    public var request: URLRequest?
+    public var request: TransportRequest?
     /// The HTTP response, when one arrived.
     public var response: ResponseHead?
     /// The body as received, when one arrived.
@@ -76,7 +76,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
 
     /// Creates an error; Konex fills in the request and response context as the error travels up.
     public init(
-        stage: Stage, message: String, method: HTTPMethod? = nil, url: URL? = nil, request: URLRequest? = nil,
+        stage: Stage, message: String, method: HTTPMethod? = nil, url: URL? = nil, request: TransportRequest? = nil,
         response: ResponseHead? = nil, data: Data? = nil, underlyingError: (any Error)? = nil,
         errorBody: (any Sendable)? = nil, codingPath: String? = nil, attempt: Int = 1
     ) {

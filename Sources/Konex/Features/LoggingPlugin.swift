@@ -48,8 +48,8 @@ public struct LoggingPlugin: KonexPlugin {
     /// The redaction in force: the one given, else the client's (read in the request's task).
     private var active: Redaction { redaction ?? .current }
 
-    public func didSendRequest(_ request: URLRequest) async {
-        var lines = ["→ \(request.httpMethod ?? "GET") \(active.url(request.url?.absoluteString ?? ""))"]
+    public func didSendRequest(_ request: TransportRequest) async {
+        var lines = ["→ \(request.httpMethod) \(active.url(request.url.absoluteString))"]
         if level >= .headers { lines += headerLines(request.allHTTPHeaderFields ?? [:]) }
         if level >= .bodies, let body = request.httpBody, !body.isEmpty {
             lines.append(bodyLine(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))
@@ -57,8 +57,9 @@ public struct LoggingPlugin: KonexPlugin {
         sink(lines.joined(separator: "\n"))
     }
 
-    public func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
-        let target = "\(request.httpMethod ?? "GET") \(active.url(request.url?.absoluteString ?? ""))"
+    public func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async
+    {
+        let target = "\(request.httpMethod) \(active.url(request.url.absoluteString))"
         switch result {
         case .success(let received):
             let milliseconds = Double(received.timing.transport / .microseconds(1)) / 1_000

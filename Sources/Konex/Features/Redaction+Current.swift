@@ -7,7 +7,7 @@ extension Redaction {
     /// ``Redaction/default`` outside a request, and inside a request of a client made with the default.
     /// ```swift
     /// struct AuditPlugin: KonexPlugin {
-    ///     func didSendRequest(_ request: URLRequest) async {
+    ///     func didSendRequest(_ request: TransportRequest) async {
     ///         audit.append(Redaction.current.url(request.url?.absoluteString ?? ""))
     ///     }
     /// }

@@ -75,11 +75,11 @@ public struct RetryPolicy: RequestRetrier {
         self.now = now
     }
 
-    public func shouldRetry(_ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
+    public func shouldRetry(_ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
         -> RetryDecision
     {
         guard attempt < maximumAttempts, error.stage != .cancelled, isRetryable(error) else { return .doNotRetry }
-        guard retryingNonIdempotent || HTTPMethod(request.httpMethod ?? "GET").isIdempotent else { return .doNotRetry }
+        guard retryingNonIdempotent || request.method.isIdempotent else { return .doNotRetry }
         var wait = backoff(afterAttempt: attempt)
         if let header = error.response?.value(forHTTPHeaderField: "Retry-After"),
             let asked = RetryAfter.parse(header, now: now())

@@ -106,7 +106,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
     /// How many refreshes have started (for tests and metrics).
     public var refreshCount: Int { state.value.refreshCount }
 
-    public func adapt(_ request: consuming URLRequest) async throws -> URLRequest {
+    public func adapt(_ request: consuming TransportRequest) async throws -> TransportRequest {
         let (header, expiry, pending) = state.withLock { ($0.header, $0.credential?.expiresAt, $0.refreshing) }
         var value = header
         if pending != nil || isExpiring(expiry) {
@@ -153,7 +153,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
         return failed.error
     }
 
-    public func shouldRetry(_ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
+    public func shouldRetry(_ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
         -> RetryDecision
     {
         var note: String?
@@ -162,7 +162,7 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
 
     /// The pipeline keeps `note` per request: the token a refresh handed this request, if one did.
     func shouldRetry(
-        _ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration, note: inout String?
+        _ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration, note: inout String?
     ) async -> RetryDecision {
         guard error.statusCode == 401, !isInsideOwnRefresh else { return .doNotRetry }
         let sent = request.value(forHTTPHeaderField: "Authorization").map { String($0.dropFirst("Bearer ".count)) }
@@ -183,16 +183,16 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
             note = try await refreshed(replacing: sent).accessToken
             return .retry(after: .zero)
         } catch is CancellationError {
-            return .fail(.cancelled(request, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url))
+            return .fail(.cancelled(request, method: request.method, url: request.url))
         } catch {
             return .fail(refreshFailure(error, request: request))
         }
     }
 
-    private func refreshFailure(_ error: any Error, request: URLRequest) -> KonexError {
+    private func refreshFailure(_ error: any Error, request: TransportRequest) -> KonexError {
         KonexError(
             stage: .adaptation, message: "\(RefreshFailure(underlying: error))",
-            method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request, underlyingError: error)
+            method: request.method, url: request.url, request: request, underlyingError: error)
     }
 
     /// Single flight: joins the refresh in progress, or starts one unless the stale token was already replaced.

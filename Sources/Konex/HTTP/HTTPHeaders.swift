@@ -53,11 +53,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The value of the field named `name` as HTTP combines repeats: values joined by `", "` (what
     /// `HTTPURLResponse.value(forHTTPHeaderField:)` returns); `nil` without such a field.
     /// - Parameter name: The field name, in any case.
-    public func combinedValue(for name: String) -> String? {
+    public func combinedValue(for name: String) -> String? { combinedValue(for: name, separator: ", ") }
+
+    /// The value of the field named `name`, repeats joined by `separator`.
+    func combinedValue(for name: String, separator: String) -> String? {
         // One field is the rule: joined only when a second turns up.
         guard let first = fields.firstIndex(where: { Self.equal($0.name, name) }) else { return nil }
         var found = fields[first].value
-        for field in fields[(first + 1)...] where Self.equal(field.name, name) { found += ", " + field.value }
+        for field in fields[(first + 1)...] where Self.equal(field.name, name) { found += separator + field.value }
         return found
     }
 
@@ -87,6 +90,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
             }
         }
     }
+
+    /// Replaces every field named `name` (in any case) with one `name: value` at the end; `nil` removes them.
+    mutating func replace(_ name: String, with value: String?) {
+        fields.removeAll { Self.equal($0.name, name) }
+        if let value { fields.append((name, value)) }
+    }
+
+    /// Adds a field after the others, keeping any of the same name.
+    mutating func append(_ name: String, _ value: String) { fields.append((name, value)) }
 
     /// The fields as a dictionary, names as written (for APIs that take `[String: String]`).
     public var dictionary: [String: String] {

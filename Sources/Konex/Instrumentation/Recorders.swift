@@ -21,7 +21,7 @@ struct Recorders: Sendable {
 
     var isEmpty: Bool { list.isEmpty }
 
-    func attemptWillSend(_ request: inout URLRequest, attempt: Int) {
+    func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {
         for recorder in list { recorder.attemptWillSend(&request, attempt: attempt) }
     }
 

@@ -35,7 +35,7 @@ public protocol RequestRecorder: Sendable {
     /// - Parameters:
     ///   - request: The request about to be sent.
     ///   - attempt: The attempt number, from 1.
-    func attemptWillSend(_ request: inout URLRequest, attempt: Int)
+    func attemptWillSend(_ request: inout TransportRequest, attempt: Int)
 
     /// Called after each attempt with what the transport returned, before validation (what plugins see).
     /// - Parameters:
@@ -53,7 +53,7 @@ public protocol RequestRecorder: Sendable {
 }
 
 extension RequestRecorder {
-    public func attemptWillSend(_ request: inout URLRequest, attempt: Int) {}
+    public func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {}
     public func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {}
     public func willRetry(_ retry: RetryEvent) {}
     public func requestDidEnd(_ end: RequestEnd) {}

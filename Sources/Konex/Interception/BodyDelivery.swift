@@ -6,7 +6,7 @@ import Foundation
 /// An extensible set of static members, so new ways never break a `switch`.
 /// ```swift
 /// struct Audit: TransportInterceptor {
-///     func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+///     func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
 ///         let reply = try await next(request)
 ///         if next.delivery == .whole { log(reply.data.count) }  // a stream's bytes are still on their way
 ///         return reply

@@ -6,8 +6,8 @@ struct InterceptorChain: Sendable {
 
     /// Runs `request` through the interceptors from `index` on, then `transport`.
     func reply(
-        to request: URLRequest, from index: Int = 0, delivery: BodyDelivery,
-        transport: @escaping @Sendable (URLRequest) async throws -> TransportReply
+        to request: TransportRequest, from index: Int = 0, delivery: BodyDelivery,
+        transport: @escaping @Sendable (TransportRequest) async throws -> TransportReply
     ) async throws -> TransportReply {
         guard index < interceptors.count else { return try await transport(request) }
         let next = TransportNext(delivery: delivery) { request in

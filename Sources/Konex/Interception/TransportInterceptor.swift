@@ -24,12 +24,12 @@ public protocol TransportInterceptor: Sendable {
     ///   - next: The interceptors after this one, then the transport.
     /// - Returns: The reply, saying where it came from.
     /// - Throws: A transport error, `CancellationError`, or a ``KonexError`` (kept as it is).
-    func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply
+    func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply
 }
 
 /// The rest of an interceptor chain: call it to send a request on.
 public struct TransportNext: Sendable {
-    let run: @Sendable (URLRequest) async throws -> TransportReply
+    let run: @Sendable (TransportRequest) async throws -> TransportReply
     /// How the caller takes the body: whole, as it arrives, or into a file.
     public let delivery: BodyDelivery
 
@@ -38,14 +38,14 @@ public struct TransportNext: Sendable {
     ///   - delivery: How the caller takes the body; ``BodyDelivery/whole`` by default.
     ///   - run: The rest of the chain.
     public init(
-        delivery: BodyDelivery = .whole, _ run: @escaping @Sendable (URLRequest) async throws -> TransportReply
+        delivery: BodyDelivery = .whole, _ run: @escaping @Sendable (TransportRequest) async throws -> TransportReply
     ) {
         self.delivery = delivery
         self.run = run
     }
 
     /// Sends `request` on through the rest of the chain.
-    public func callAsFunction(_ request: URLRequest) async throws -> TransportReply { try await run(request) }
+    public func callAsFunction(_ request: TransportRequest) async throws -> TransportReply { try await run(request) }
 }
 
 /// What an interceptor chain answers: the body and head, where they came from, and how long the request queued.

@@ -66,7 +66,7 @@ public final class ConcurrencyLimit: TransportInterceptor {
         state.withLock { ($0.inFlight, $0.queue.count) }
     }
 
-    public func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+    public func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
         let host = Self.host(of: request)
         let queued = try await acquire(host, for: request)
         var reply: TransportReply
@@ -86,8 +86,8 @@ public final class ConcurrencyLimit: TransportInterceptor {
         return reply
     }
 
-    static func host(of request: URLRequest) -> String {
-        guard let url = request.url else { return "" }
+    static func host(of request: TransportRequest) -> String {
+        let url = request.url
         return "\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")"
     }
 
@@ -96,7 +96,7 @@ public final class ConcurrencyLimit: TransportInterceptor {
     /// Whether the request is admitted, queued, refused (queue full) or already cancelled is decided in one critical
     /// section, and the continuation is resumed from that decision alone: reading `Task.isCancelled` again outside
     /// the lock once let a cancel land after a slot was taken, and the slot was never released.
-    private func acquire(_ host: String, for request: URLRequest) async throws -> Duration {
+    private func acquire(_ host: String, for request: TransportRequest) async throws -> Duration {
         // The common case, a free slot and nobody waiting, costs one lock and no continuation.
         let admitted = state.withLock { state -> Bool in
             guard state.hasRoom(for: host, maximum: maximum, perHost: perHost) else { return false }
@@ -159,7 +159,7 @@ public final class ConcurrencyLimit: TransportInterceptor {
                 message:
                     "\(waiting) \(waiting == 1 ? "request already waits" : "requests already wait") for a "
                     + "ConcurrencyLimit slot (queueLimit \(queueLimit ?? 0))",
-                method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url, request: request)
+                method: request.method, url: request.url, request: request)
         }
         return started.duration(to: .now)
     }

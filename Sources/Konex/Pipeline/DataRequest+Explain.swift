@@ -21,7 +21,7 @@ extension DataRequest {
                 + (request ?? []).map { .init(name: Self.typeName($0), level: .request) }
                 + callSite.map { .init(name: Self.typeName($0), level: .callSite) }
         }
-        let built = Result { try makeURLRequest() }
+        let built = Result { try makeRequest() }
         let (transport, _) = client.activeRoute
         var notes: [String] = []
 
@@ -55,7 +55,7 @@ extension DataRequest {
         let method = (try? built.get()).flatMap(\.httpMethod).map { HTTPMethod($0) } ?? endpoint?.method ?? .get
         return PipelineExplanation(
             terminal: terminal, method: method,
-            url: (try? built.get())?.url.map { client.redaction.url($0.absoluteString) },
+            url: (try? built.get()).map { client.redaction.url($0.url.absoluteString) },
             endpoint: endpoint.map(Self.typeName), operationID: operationID,
             adapters: components(shared.adapters, endpoint?.requestAdapters, self.adapters),
             plugins: components(shared.plugins, endpoint?.requestPlugins, self.plugins),

@@ -6,7 +6,7 @@ import Foundation
 /// Readable from every component the request runs (plugins, adapters, interceptors, the transport), in its task:
 /// ```swift
 /// struct OperationLog: KonexPlugin {
-///     func didSendRequest(_ request: URLRequest) async {
+///     func didSendRequest(_ request: TransportRequest) async {
 ///         print("→ \(KonexOperation.current ?? "unnamed") \(request.url?.path ?? "")")
 ///     }
 /// }

@@ -6,8 +6,8 @@ import Foundation
 /// to change the outgoing request use a ``RequestAdapter``.
 /// ```swift
 /// struct ActivityPlugin: KonexPlugin {
-///     func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
-///     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+///     func didSendRequest(_ request: TransportRequest) async { await Spinner.shared.start() }
+///     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
 ///         await Spinner.shared.stop()
 ///     }
 /// }
@@ -15,18 +15,19 @@ import Foundation
 public protocol KonexPlugin: Sendable {
     /// Called with the final request (after adapters), right before each attempt goes to the transport.
     /// - Parameter request: The request being sent.
-    func didSendRequest(_ request: URLRequest) async
+    func didSendRequest(_ request: TransportRequest) async
 
     /// Called after each attempt with what the transport returned, before validation.
     /// - Parameters:
     ///   - result: The response and its timing, or the transport failure.
     ///   - request: The request that was sent.
-    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async
+    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async
 }
 
 extension KonexPlugin {
-    public func didSendRequest(_ request: URLRequest) async {}
-    public func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {}
+    public func didSendRequest(_ request: TransportRequest) async {}
+    public func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async
+    {}
 }
 
 /// What one attempt got back from the transport, with Konex's own timing.

@@ -1,6 +1,6 @@
 // The pipeline order, documented once. `DataRequest+Execution.swift` reads in this order.
 //
-//  1. build      the URLRequest from the KonexRequest (URL, query, headers, body)    stage .invalidRequest
+//  1. build      the TransportRequest from the KonexRequest (URL, query, headers, body) stage .invalidRequest
 //  2. adapt      client adapters → request adapters → call-site adapters              stage .adaptation
 //     instrument recorders see the adapted request and may set headers (a trace context)
 //  3. plugins    didSendRequest, client → request → call site

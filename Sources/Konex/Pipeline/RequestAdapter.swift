@@ -13,23 +13,23 @@ import Foundation
 /// }
 /// ```
 ///
-/// The parameter is `consuming`: an adapter that declares it so too (`func adapt(_ request: consuming URLRequest)`)
-/// owns the request and can change it in place instead of copying it per header set. A plain
-/// `func adapt(_ request: URLRequest)` conforms as well.
+/// The parameter is `consuming`: an adapter that declares it so too
+/// (`func adapt(_ request: consuming TransportRequest)`) owns the request and can change it in place instead of
+/// copying it per header set. A plain `func adapt(_ request: TransportRequest)` conforms as well.
 public protocol RequestAdapter: Sendable {
     /// Returns the request to send instead of `request`.
     /// - Parameter request: The request as built so far.
     /// - Returns: The adapted request.
     /// - Throws: Any error, to fail the request.
-    func adapt(_ request: consuming URLRequest) async throws -> URLRequest
+    func adapt(_ request: consuming TransportRequest) async throws -> TransportRequest
 }
 
 /// An adapter made from a closure.
 public struct ClosureAdapter: RequestAdapter {
-    let body: @Sendable (URLRequest) async throws -> URLRequest
+    let body: @Sendable (TransportRequest) async throws -> TransportRequest
     /// Creates an adapter from a closure.
-    public init(_ body: @escaping @Sendable (URLRequest) async throws -> URLRequest) { self.body = body }
-    public func adapt(_ request: URLRequest) async throws -> URLRequest { try await body(request) }
+    public init(_ body: @escaping @Sendable (TransportRequest) async throws -> TransportRequest) { self.body = body }
+    public func adapt(_ request: TransportRequest) async throws -> TransportRequest { try await body(request) }
 }
 
 /// An adapter that sets one header.
@@ -43,7 +43,7 @@ public struct HeaderAdapter: RequestAdapter {
         self.name = name
         self.value = value
     }
-    public func adapt(_ request: consuming URLRequest) async throws -> URLRequest {
+    public func adapt(_ request: consuming TransportRequest) async throws -> TransportRequest {
         var request = request
         request.setValue(value, forHTTPHeaderField: name)
         return request
@@ -52,7 +52,9 @@ public struct HeaderAdapter: RequestAdapter {
 
 extension RequestAdapter where Self == ClosureAdapter {
     /// An adapter from a closure.
-    public static func custom(_ body: @escaping @Sendable (URLRequest) async throws -> URLRequest) -> ClosureAdapter {
+    public static func custom(_ body: @escaping @Sendable (TransportRequest) async throws -> TransportRequest)
+        -> ClosureAdapter
+    {
         ClosureAdapter(body)
     }
 }

@@ -13,7 +13,7 @@ public protocol RequestRetrier: Sendable {
     ///   - attempt: The number of the attempt that failed, starting at 1.
     ///   - elapsed: Time since the first attempt started.
     /// - Returns: `.retry(after:)` to try again, `.doNotRetry` to give up.
-    func shouldRetry(_ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
+    func shouldRetry(_ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
         -> RetryDecision
 }
 
@@ -33,6 +33,6 @@ public enum RetryDecision: Sendable {
 protocol RememberingRetrier: RequestRetrier {
     /// Like ``RequestRetrier/shouldRetry(_:dueTo:attempt:elapsed:)``, with this request's note (`nil` at first).
     func shouldRetry(
-        _ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration, note: inout String?
+        _ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration, note: inout String?
     ) async -> RetryDecision
 }

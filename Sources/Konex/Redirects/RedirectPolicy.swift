@@ -20,7 +20,7 @@ import Foundation
 /// let strict = KonexClient(baseURL: api, redirectPolicy: .doNotFollow)   // every 3xx comes back as it is
 /// ```
 public struct RedirectPolicy: Sendable {
-    let decide: @Sendable (_ redirect: URLRequest, _ response: ResponseHead, _ count: Int) -> URLRequest?
+    let decide: @Sendable (_ redirect: TransportRequest, _ response: ResponseHead, _ count: Int) -> TransportRequest?
     /// The most hops followed before the chain fails as too long; 20 by default, as browsers and curl allow.
     public var maximumRedirects: Int
     /// Whether a redirect from `https` to `http` is followed (with the stripping of a change of origin); `false` by
@@ -34,7 +34,7 @@ public struct RedirectPolicy: Sendable {
     ///   - decide: Given the request the rules propose, the 3xx response, and how many redirects came before it.
     public init(
         maximumRedirects: Int = 20, allowsInsecureDowngrade: Bool = false,
-        _ decide: @escaping @Sendable (URLRequest, ResponseHead, Int) -> URLRequest?
+        _ decide: @escaping @Sendable (TransportRequest, ResponseHead, Int) -> TransportRequest?
     ) {
         self.maximumRedirects = max(0, maximumRedirects)
         self.allowsInsecureDowngrade = allowsInsecureDowngrade
@@ -46,7 +46,7 @@ public struct RedirectPolicy: Sendable {
     ///   - request: The request the redirect proposes.
     ///   - response: The 3xx response.
     ///   - count: How many redirects came before this one.
-    public func redirect(_ request: URLRequest, after response: ResponseHead, count: Int) -> URLRequest? {
+    public func redirect(_ request: TransportRequest, after response: ResponseHead, count: Int) -> TransportRequest? {
         decide(request, response, count)
     }
 

@@ -13,7 +13,7 @@ enum RedirectRules {
         /// Not a redirect to follow: the response is the answer.
         case stop
         /// Send this request next; `hop` records the redirect that led to it.
-        case follow(URLRequest, hop: Redirect)
+        case follow(TransportRequest, hop: Redirect)
         /// The redirect is refused: the reason, for a ``KonexError/Stage/redirect`` error.
         case refuse(String)
     }
@@ -40,13 +40,12 @@ enum RedirectRules {
     ///   - redaction: The client's redaction: every header it treats as secret is dropped on a change of origin,
     ///     besides the credentials every client drops.
     static func next(
-        after response: ResponseHead, to request: URLRequest, visited: [String], policy: RedirectPolicy,
+        after response: ResponseHead, to request: TransportRequest, visited: [String], policy: RedirectPolicy,
         redaction: Redaction
     ) -> Decision {
         let status = response.statusCode
-        guard redirects(status), let location = response.value(forHTTPHeaderField: "Location"),
-            let from = request.url
-        else { return .stop }
+        let from = request.url
+        guard redirects(status), let location = response.value(forHTTPHeaderField: "Location") else { return .stop }
         guard let target = URL(string: location, relativeTo: from)?.absoluteURL, target.scheme != nil else {
             return .refuse("the \(status) redirect's Location `\(location.prefix(200))` is not a URL")
         }
@@ -58,29 +57,26 @@ enum RedirectRules {
 
         var next = request
         next.url = target
-        let method = (request.httpMethod ?? "GET").uppercased()
+        let method = request.httpMethod.uppercased()
         // A 303 points at another resource: nothing of the request's body goes there (HEAD stays HEAD).
         let dropsBody = status == 303 || ((status == 301 || status == 302) && method == "POST")
         if dropsBody {
             if method != "HEAD" { next.httpMethod = "GET" }
-            next.httpBody = nil
-            next.httpBodyStream = nil
-            for name in fieldNames(of: next) where isBodyField(name.lowercased()) {
-                next.setValue(nil, forHTTPHeaderField: name)
-            }
-        } else if request.httpBodyStream != nil {
+            next.body = nil
+            next.headerFields = HTTPHeaders(
+                keepingRepeats: next.headerFields.fields.filter { !isBodyField($0.name.lowercased()) })
+        } else if let body = request.body, !body.canBeSentAgain {
             // A stream was read once; sending it again would send nothing. The 3xx is the answer.
             return .stop
         }
         if !sameOrigin(from, target) {
-            for name in fieldNames(of: next) {
-                let lower = name.lowercased()
-                if lower == "authorization" || lower == "proxy-authorization" || lower == "cookie"
-                    || redaction.isSecret(header: name)
-                {
-                    next.setValue(nil, forHTTPHeaderField: name)
-                }
-            }
+            next.headerFields = HTTPHeaders(
+                keepingRepeats: next.headerFields.fields.filter { field in
+                    let lower = field.name.lowercased()
+                    return
+                        !(lower == "authorization" || lower == "proxy-authorization" || lower == "cookie"
+                        || redaction.isSecret(header: field.name))
+                })
         }
 
         let key = visitKey(next)
@@ -89,15 +85,15 @@ enum RedirectRules {
         }
         guard let decided = policy.redirect(next, after: response, count: hops) else { return .stop }
         // The closure may rewrite the request, but not into a scheme the rules refuse.
-        if let url = decided.url, url != target, let refusal = refusal(from: from, to: url, policy: policy) {
+        if decided.url != target, let refusal = refusal(from: from, to: decided.url, policy: policy) {
             return .refuse(refusal)
         }
         return .follow(decided, hop: Redirect(url: from, statusCode: status))
     }
 
     /// The method and URL that identify a request of a chain, for loop detection.
-    static func visitKey(_ request: URLRequest) -> String {
-        "\((request.httpMethod ?? "GET").uppercased()) \(request.url?.absoluteString ?? "")"
+    static func visitKey(_ request: TransportRequest) -> String {
+        "\(request.httpMethod.uppercased()) \(request.url.absoluteString)"
     }
 
     /// Why a redirect from `from` to `target` may not be followed, or `nil` when it may.
@@ -136,9 +132,5 @@ enum RedirectRules {
         case "https", "wss": return 443
         default: return nil
         }
-    }
-
-    private static func fieldNames(of request: URLRequest) -> [String] {
-        request.allHTTPHeaderFields.map { Array($0.keys) } ?? []
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// ```
 public final class DataStream: Sendable {
     /// The request as sent, after adapters.
-    public let request: URLRequest
+    public let request: TransportRequest
     /// The response head.
     public let response: ResponseHead
     /// Konex's timing up to the head.
@@ -129,13 +129,13 @@ public final class DataStream: Sendable {
     }
 
     /// `error` as a ``KonexError`` naming `request`, for a stream that ended with it.
-    static func konexError(_ error: any Error, request: URLRequest, response: ResponseHead, attempt: Int)
+    static func konexError(_ error: any Error, request: TransportRequest, response: ResponseHead, attempt: Int)
         -> KonexError
     {
         if let error = error as? KonexError { return error }
         var failure: KonexError
         if error is CancellationError {
-            failure = .cancelled(request, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+            failure = .cancelled(request, method: request.method, url: request.url)
         } else if let stream = error as? StreamFailure {
             let stage: KonexError.Stage =
                 switch stream.kind {
@@ -144,7 +144,7 @@ public final class DataStream: Sendable {
                 default: .transport
                 }
             failure = KonexError(
-                stage: stage, message: stream.description, method: HTTPMethod(request.httpMethod ?? "GET"),
+                stage: stage, message: stream.description, method: request.method,
                 url: request.url, request: request, underlyingError: stream)
         } else {
             failure = .transport(error, request: request)

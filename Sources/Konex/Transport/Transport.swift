@@ -40,8 +40,15 @@ extension Transport {
     /// Sends `request` and reads the whole body (for code that calls a transport directly).
     /// - Parameter request: The request.
     /// - Returns: The body and the response head.
-    public func data(for request: URLRequest) async throws -> (Data, ResponseHead) {
-        let (head, body) = try await send(TransportRequest(request), context: TransportContext())
+    public func data(for request: TransportRequest) async throws -> (Data, ResponseHead) {
+        let (head, body) = try await send(request, context: TransportContext())
         return (try await body.collect(upTo: .max), head)
+    }
+
+    /// Sends a Foundation request and reads the whole body (for code that calls a transport directly).
+    /// - Parameter request: The request, read as a ``TransportRequest``.
+    /// - Returns: The body and the response head.
+    public func data(for request: URLRequest) async throws -> (Data, ResponseHead) {
+        try await data(for: TransportRequest(request))
     }
 }

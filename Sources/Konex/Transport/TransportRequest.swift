@@ -1,30 +1,23 @@
 import Foundation
 
-/// What a transport sends: a ``RequestHead`` and, for methods that have one, a body.
+/// A request as Konex sends it: a ``RequestHead`` and, for methods that have one, a body.
+///
+/// What adapters change, plugins and interceptors see, retriers judge and transports send. It reads like `URLRequest`,
+/// so a closure written for one compiles for the other:
+/// ```swift
+/// client.request(GetProfile()).withAdapter { request in
+///     var request = request
+///     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+///     return request
+/// }
+/// ```
+/// Konex makes a `URLRequest` only where one is needed: ``urlRequest``, which ``URLSessionTransport`` reads.
 public struct TransportRequest: Sendable {
     /// The head.
-    public var head: RequestHead {
-        didSet {
-            // The body was the old head's request's: keep it apart before that request is let go.
-            if bodyIsInOrigin {
-                storedBody = oldValue.origin.flatMap(Self.body(of:))
-                bodyIsInOrigin = false
-            }
-        }
-    }
+    public var head: RequestHead
 
     /// The body; `nil` for none.
-    public var body: Body? {
-        get { bodyIsInOrigin ? head.origin.flatMap(Self.body(of:)) : storedBody }
-        set {
-            storedBody = newValue
-            bodyIsInOrigin = false
-        }
-    }
-
-    private var storedBody: Body?
-    /// Whether the body is the head's request's, read only when a transport asks (URLSession never does).
-    private var bodyIsInOrigin: Bool
+    public var body: Body?
 
     /// Creates a request.
     /// - Parameters:
@@ -32,46 +25,101 @@ public struct TransportRequest: Sendable {
     ///   - body: The body, or `nil`.
     public init(head: RequestHead, body: Body? = nil) {
         self.head = head
-        storedBody = body
-        bodyIsInOrigin = false
+        self.body = body
     }
 
-    /// The request Konex built, head and body.
+    /// A Foundation request as Konex's: head, body, and the settings Konex passes on to URLSession.
     /// - Parameter request: A Foundation request.
     public init(_ request: URLRequest) {
         head = RequestHead(request)
-        storedBody = nil
-        bodyIsInOrigin = true
-    }
-
-    private static func body(of request: URLRequest) -> Body? {
-        if let data = request.httpBody { return .data(data) }
-        if let stream = request.httpBodyStream { return Body(storage: .stream(InputStreamBox(stream))) }
-        return nil
+        if let data = request.httpBody {
+            body = .data(data)
+        } else if let stream = request.httpBodyStream {
+            body = Body(storage: .stream(InputStreamBox(stream)))
+        } else {
+            body = nil
+        }
     }
 
     /// The URL.
-    public var url: URL { head.url }
+    public var url: URL {
+        get { head.url }
+        set { head.url = newValue }
+    }
 
     /// The method.
-    public var method: HTTPMethod { head.method }
+    public var method: HTTPMethod {
+        get { head.method }
+        set { head.method = newValue }
+    }
 
-    /// A field's value by name in any case.
+    /// The method's name, as `URLRequest` spells it.
+    public var httpMethod: String {
+        get { head.method.rawValue }
+        set { head.method = HTTPMethod(newValue) }
+    }
+
+    /// The header fields in order, repeats kept.
+    public var headerFields: HTTPHeaders {
+        get { head.headerFields }
+        set { head.headerFields = newValue }
+    }
+
+    /// The fields as a dictionary, as `URLRequest` gives them: repeats joined by `","`.
+    public var allHTTPHeaderFields: [String: String]? { head.allHTTPHeaderFields }
+
+    /// A field's value by name in any case; repeated fields come back joined by `","`, as `URLRequest` joins them.
     /// - Parameter name: The field name.
     public func value(forHTTPHeaderField name: String) -> String? { head.value(forHTTPHeaderField: name) }
 
-    /// This request as Foundation's, body included: the one Konex built when nothing changed since.
+    /// Sets a field, replacing every field of that name; `nil` removes them.
+    /// - Parameters:
+    ///   - value: The value, or `nil`.
+    ///   - name: The field name, in any case.
+    public mutating func setValue(_ value: String?, forHTTPHeaderField name: String) {
+        head.setValue(value, forHTTPHeaderField: name)
+    }
+
+    /// Adds a field after those already there, keeping any of the same name.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - name: The field name.
+    public mutating func addValue(_ value: String, forHTTPHeaderField name: String) {
+        head.addValue(value, forHTTPHeaderField: name)
+    }
+
+    /// The body's bytes when it is in memory, as `URLRequest` spells it; setting replaces the body.
+    public var httpBody: Data? {
+        get { body?.data }
+        set { body = newValue.map(Body.data) }
+    }
+
+    /// The timeout in seconds, as `URLRequest` spells it; `.infinity` for none.
+    public var timeoutInterval: TimeInterval {
+        get { head.timeoutInterval }
+        set { head.timeoutInterval = newValue }
+    }
+
+    /// How a cache may answer (``HTTPCache`` and URLSession read it).
+    public var cachePolicy: URLRequest.CachePolicy {
+        get { head.cachePolicy }
+        set { head.cachePolicy = newValue }
+    }
+
+    /// Whether cookies from the session's storage go with the request.
+    public var httpShouldHandleCookies: Bool {
+        get { head.httpShouldHandleCookies }
+        set { head.httpShouldHandleCookies = newValue }
+    }
+
+    /// This request as Foundation's, body included, made when asked (URLSession's transport asks).
     public var urlRequest: URLRequest {
-        if bodyIsInOrigin, let origin = head.origin { return origin }
         var request = head.urlRequest
-        switch storedBody?.storage {
+        switch body?.storage {
         case .data(let data): request.httpBody = data
         case .file(let file): request.httpBodyStream = InputStream(url: file)
         case .stream(let box): request.httpBodyStream = box.stream
-        case nil:
-            // The head's request may have brought a body; this request has none.
-            request.httpBody = nil
-            request.httpBodyStream = nil
+        case nil: break
         }
         return request
     }

@@ -23,7 +23,7 @@ public final class WebSocket: Sendable {
 
     private struct State {
         var channel: any WebSocketChannel
-        var request: URLRequest
+        var request: TransportRequest
         var response: ResponseHead
         var recorders: Recorders?
         var attempts: Int
@@ -63,7 +63,7 @@ public final class WebSocket: Sendable {
     }
 
     /// The handshake request of the current connection, after adapters.
-    public var request: URLRequest { state.value.request }
+    public var request: TransportRequest { state.value.request }
     /// The handshake's response (101) of the current connection.
     public var response: ResponseHead { state.value.response }
     /// How many connections were opened, the first included (reconnections add one each).
@@ -91,7 +91,7 @@ public final class WebSocket: Sendable {
         do { data = try (encoder ?? source.client.encoder).encode(value) } catch {
             throw KonexError.invalidRequest(
                 "the message of type \(T.self) does not encode as JSON: \(error)",
-                method: HTTPMethod(request.httpMethod ?? "GET"))
+                method: request.method)
         }
         try await send(.text(String(decoding: data, as: UTF8.self)))
     }
@@ -160,7 +160,7 @@ public final class WebSocket: Sendable {
                 if Task.isCancelled || error is CancellationError {
                     await close(.goingAway)
                     throw KonexError.cancelled(
-                        request, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+                        request, method: request.method, url: request.url)
                 }
                 failure = state.value.failure ?? konexError(error)
                 if state.value.closing { return nil }
@@ -183,7 +183,7 @@ public final class WebSocket: Sendable {
             do {
                 try await source.client.activeClock.sleep(for: policy.delay(serverRetry: nil, failures: failures))
             } catch {
-                throw KonexError.cancelled(request, method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url)
+                throw KonexError.cancelled(request, method: request.method, url: request.url)
             }
             // `close()` during the wait ends the socket: no new connection undoes it.
             if state.value.closing { return false }

@@ -6,7 +6,7 @@ enum WebSocketHandshakeCheck {
     /// - Parameters:
     ///   - request: The upgrade request, with the `Sec-WebSocket-Protocol` values it offered, if any.
     ///   - response: The server's 101.
-    static func check(_ request: URLRequest, answeredBy response: ResponseHead) throws {
+    static func check(_ request: TransportRequest, answeredBy response: ResponseHead) throws {
         guard let chosen = response.value(forHTTPHeaderField: "Sec-WebSocket-Protocol") else { return }
         let offered = Set(tokens(request.value(forHTTPHeaderField: "Sec-WebSocket-Protocol")))
         let answered = tokens(chosen)

@@ -78,7 +78,7 @@ public struct ReplayMatching: Sendable, Hashable {
             matcher = matcher.ignoringQueryItems(ignoredQueryItems)
         }
         if parts.contains(.host), let host = url?.host {
-            matcher = matcher.matching("host is \(host)") { $0.url?.host == host }
+            matcher = matcher.matching("host is \(host)") { $0.url.host == host }
         }
         for name in headers {
             if let value = entry.request.headers.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame })

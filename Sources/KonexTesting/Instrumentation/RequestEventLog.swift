@@ -62,7 +62,7 @@ public final class RequestEventLog: RequestInstrument {
     private struct Recorder: RequestRecorder {
         let log: RequestEventLog
 
-        func attemptWillSend(_ request: inout URLRequest, attempt: Int) { log.append(.send(attempt: attempt)) }
+        func attemptWillSend(_ request: inout TransportRequest, attempt: Int) { log.append(.send(attempt: attempt)) }
 
         func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
             switch result {

@@ -4,7 +4,7 @@ import Konex
 extension MockTransport {
     /// Answers with the head at once and delivers a ``MockResponse/chunks(_:status:contentType:headers:then:)`` body
     /// chunk by chunk on the transport's clock; any other body is returned whole.
-    func stream(_ request: URLRequest, bufferLimit: Int) async throws -> (ResponseHead, ResponseBody) {
+    func stream(_ request: TransportRequest, bufferLimit: Int) async throws -> (ResponseHead, ResponseBody) {
         let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()

@@ -131,7 +131,6 @@ public final class MockTransport: Transport {
     public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
         ResponseHead, ResponseBody
     ) {
-        let request = request.urlRequest
         if context.delivery == .incremental {
             return try await stream(request, bufferLimit: context.bufferLimit)
         }
@@ -140,7 +139,7 @@ public final class MockTransport: Transport {
     }
 
     /// The whole answer to `request`: a chunked body takes as long as its chunks.
-    func whole(_ request: URLRequest) async throws -> (Data, ResponseHead) {
+    func whole(_ request: TransportRequest) async throws -> (Data, ResponseHead) {
         let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()
@@ -155,10 +154,10 @@ public final class MockTransport: Transport {
     }
 
     /// Journals the request and chooses the response and the total delay, under one lock.
-    func pick(for request: URLRequest) throws -> (MockResponse, Duration, (Int, Int), ResponseHead?) {
+    func pick(for request: TransportRequest) throws -> (MockResponse, Duration, (Int, Int), ResponseHead?) {
         try state.withLock { state in
             if journalLimit > 0 {
-                state.journal.append(RecordedRequest(request: request, sequenceNumber: state.received))
+                state.journal.append(RecordedRequest(sent: request, sequenceNumber: state.received))
                 if state.journal.count > journalLimit { state.journal.removeFirst(state.journal.count - journalLimit) }
             }
             state.received += 1
@@ -201,7 +200,7 @@ public final class MockTransport: Transport {
         }
     }
 
-    func answer(_ request: URLRequest, with response: MockResponse, slot: (Int, Int), built: ResponseHead?)
+    func answer(_ request: TransportRequest, with response: MockResponse, slot: (Int, Int), built: ResponseHead?)
         async throws -> (Data, ResponseHead)
     {
         if let code = response.fault?.urlErrorCode { throw URLError(code) }
@@ -217,11 +216,11 @@ public final class MockTransport: Transport {
     }
 
     /// The response head, built once per response and URL.
-    func head(for request: URLRequest, with response: MockResponse, slot: (Int, Int), built: ResponseHead?)
+    func head(for request: TransportRequest, with response: MockResponse, slot: (Int, Int), built: ResponseHead?)
         -> ResponseHead
     {
         if let built { return built }
-        let url = request.url ?? URL(string: "http://mock.invalid/")!
+        let url = request.url
         let head = ResponseHead(statusCode: response.status, headerFields: HTTPHeaders(response.headers), url: url)
         state.withLock { $0.endpoints[slot.0].built[slot.1] = head }
         return head

@@ -12,7 +12,7 @@ import Konex
 public struct RequestMatcher: Sendable, CustomStringConvertible {
     struct Predicate: Sendable {
         let label: String
-        let test: @Sendable (URLRequest) -> Bool
+        let test: @Sendable (TransportRequest) -> Bool
     }
 
     enum BodyExpectation: Sendable {
@@ -125,24 +125,30 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Also requires `test` to return `true`; `label` names the condition in diagnostics.
-    public func matching(_ label: String, _ test: @escaping @Sendable (URLRequest) -> Bool) -> RequestMatcher {
+    public func matching(_ label: String, _ test: @escaping @Sendable (TransportRequest) -> Bool) -> RequestMatcher {
         var copy = self
         copy.predicates.append(Predicate(label: label, test: test))
         return copy
     }
 
     /// Whether `request` matches.
-    public func matches(_ request: URLRequest) -> Bool { mismatches(request).isEmpty }
+    public func matches(_ request: TransportRequest) -> Bool { mismatches(request).isEmpty }
+
+    /// Whether a Foundation request matches.
+    public func matches(_ request: URLRequest) -> Bool { matches(TransportRequest(request)) }
+
+    /// What differs between this matcher and a Foundation request; empty when it matches.
+    public func mismatches(_ request: URLRequest) -> [String] { mismatches(TransportRequest(request)) }
 
     /// What differs between this matcher and `request`; empty when it matches.
-    public func mismatches(_ request: URLRequest) -> [String] {
+    public func mismatches(_ request: TransportRequest) -> [String] {
         var problems: [String] = []
-        let requestMethod = request.httpMethod ?? "GET"
+        let requestMethod = request.httpMethod
         if let method, method.rawValue != requestMethod {
             problems.append("method: expected \(method), got \(requestMethod)")
         }
         let url = request.url
-        if let path, let url, !(isTemplate ? Self.pathMatches(path, Self.path(of: url)) : path == Self.path(of: url)) {
+        if let path, !(isTemplate ? Self.pathMatches(path, Self.path(of: url)) : path == Self.path(of: url)) {
             problems.append("path: expected \(path), got \(Self.path(of: url))")
         }
         if !query.isEmpty || exactQuery {

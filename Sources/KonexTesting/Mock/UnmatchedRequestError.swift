@@ -20,13 +20,13 @@ public struct UnmatchedRequestError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The request that matched nothing.
-    public let request: URLRequest
+    public let request: TransportRequest
     /// The closest endpoints, best first (at most three).
     public let nearest: [NearMiss]
 
     public var description: String {
         var text =
-            "No mock endpoint matches \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "<no URL>")"
+            "No mock endpoint matches \(request.httpMethod) \(request.url.absoluteString)"
         if nearest.isEmpty { return text + " (no endpoints are declared)" }
         text += "\nNearest endpoints:"
         for miss in nearest { text += "\n  - \(miss.endpoint): \(miss.differences.joined(separator: "; "))" }

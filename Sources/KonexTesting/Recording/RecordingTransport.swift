@@ -200,7 +200,7 @@ public actor RecordingTransport: Transport {
 
     private func missingFixture(_ unmatched: UnmatchedRequestError) -> FixtureError {
         let request = unmatched.request
-        let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
+        let what = "\(request.httpMethod) \(request.url.absoluteString)"
         if existedAtStart {
             return FixtureError(
                 "no recorded entry for \(what) in \(fixture.path) (mode \(mode.rawValue)). To record it, run the test once with \(RecordMode.environmentKey)=newEpisodes.\n\(unmatched)"

@@ -120,8 +120,7 @@ public struct FixtureReport: Sendable {
         for line in journal where !line.isEmpty {
             let parts = line.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, let url = URL(string: "https://fixtures.invalid" + parts[1]) else { continue }
-            var request = URLRequest(url: url)
-            request.httpMethod = String(parts[0])
+            let request = TransportRequest(head: RequestHead(method: HTTPMethod(String(parts[0])), url: url))
             _ = try? transport.mock.pick(for: request)
         }
         return transport.mock.unusedEndpoints.map {

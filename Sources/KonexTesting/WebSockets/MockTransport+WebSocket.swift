@@ -35,7 +35,7 @@ extension MockTransport: WebSocketTransport {
     public var webSocketSessions: [MockWebSocketSession] { webSockets.value.sessions }
 
     public func connect(_ head: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel {
-        let request = head.urlRequest
+        let request = TransportRequest(head: head)
         let endpoint = webSockets.withLock { sockets -> MockWebSockets.Endpoint? in
             guard
                 let index = sockets.endpoints.firstIndex(where: {
@@ -48,7 +48,7 @@ extension MockTransport: WebSocketTransport {
         guard let endpoint else {
             throw UnmatchedRequestError(request: request, nearest: [])
         }
-        let url = request.url ?? URL(fileURLWithPath: "/")
+        let url = request.url
         switch endpoint.handshake {
         case .refuse(let status, let body):
             let response = ResponseHead(statusCode: status, url: url)

@@ -14,9 +14,9 @@ public final class MockWebSocketSession: Sendable {
 
     let state = Lock(State())
     /// The handshake request as the client sent it (adapters applied).
-    public let request: URLRequest
+    public let request: TransportRequest
 
-    init(request: URLRequest) { self.request = request }
+    init(request: TransportRequest) { self.request = request }
 
     /// Every message the client sent, in order.
     public var clientMessages: [WebSocketMessage] { state.value.clientMessages }

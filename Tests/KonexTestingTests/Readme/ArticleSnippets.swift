@@ -93,8 +93,8 @@ let audited = try await client.request(Audited()).withPlugin(LoggingPlugin()).re
 extension Readme { static func articleChainAndPipeline3() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 75)
 struct ActivityIndicator: KonexPlugin {
-    func didSendRequest(_ request: URLRequest) async { await Spinner.shared.start() }
-    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+    func didSendRequest(_ request: TransportRequest) async { await Spinner.shared.start() }
+    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
         await Spinner.shared.stop()
     }
 }

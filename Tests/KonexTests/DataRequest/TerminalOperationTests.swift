@@ -25,7 +25,7 @@ import Testing
         #expect(envelope.statusCode == 200)
         #expect(envelope.value(forHTTPHeaderField: "etag") == "v1")
         #expect(envelope.localizedStringForStatusCode == HTTPURLResponse.localizedString(forStatusCode: 200))
-        #expect(envelope.request.url?.absoluteString == "https://api.test/v1/posts")
+        #expect(envelope.request.url.absoluteString == "https://api.test/v1/posts")
         #expect(envelope.timing.attempt == 1)
         #expect(try await client.request("posts").responseData() == envelope.data)
         #expect(try await client.request("text").responseString() == "café")

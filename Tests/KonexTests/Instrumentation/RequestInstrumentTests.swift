@@ -112,14 +112,14 @@ import Testing
     @Test func anInstrumentInjectsAfterAdaptersReplacingTheirValueAndPluginsSeeIt() async throws {
         struct Injector: RequestInstrument, RequestRecorder {
             func requestWillStart(_ request: InstrumentedRequest) -> (any RequestRecorder)? { self }
-            func attemptWillSend(_ request: inout URLRequest, attempt: Int) {
+            func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {
                 request.setValue("00-\(attempt)", forHTTPHeaderField: "traceparent")
             }
         }
         let seen = Lock<[String]>([])
         struct Spy: KonexPlugin {
             let seen: Lock<[String]>
-            func didSendRequest(_ request: URLRequest) async {
+            func didSendRequest(_ request: TransportRequest) async {
                 seen.withLock { $0.append(request.value(forHTTPHeaderField: "TraceParent") ?? "-") }
             }
         }
@@ -143,7 +143,7 @@ import Testing
         struct Injector: RequestInstrument, RequestRecorder {
             let counter = Lock(0)
             func requestWillStart(_ request: InstrumentedRequest) -> (any RequestRecorder)? { self }
-            func attemptWillSend(_ request: inout URLRequest, attempt: Int) {
+            func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {
                 let id = counter.withLock {
                     $0 += 1
                     return $0

@@ -67,7 +67,9 @@ import Testing
     @Test func pluginsSeeTransportFailures() async throws {
         final class Spy: KonexPlugin {
             let failures = Lock<[KonexError.Stage]>([])
-            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest)
+                async
+            {
                 if case .failure(let error) = result { failures.withLock { $0.append(error.stage) } }
             }
         }

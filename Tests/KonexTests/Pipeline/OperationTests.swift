@@ -10,7 +10,7 @@ import Testing
 @Suite struct OperationTests {
     struct SeenBy: KonexPlugin, RequestInstrument {
         let seen = Lock<[String]>([])
-        func didSendRequest(_ request: URLRequest) async {
+        func didSendRequest(_ request: TransportRequest) async {
             seen.withLock { $0.append("plugin \(KonexOperation.current ?? "none")") }
         }
         func requestWillStart(_ request: InstrumentedRequest) -> (any RequestRecorder)? {

@@ -42,7 +42,9 @@ import Testing
         let shared = Lock<[Bool]>([])
         struct Watch: KonexPlugin {
             let shared: Lock<[Bool]>
-            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest)
+                async
+            {
                 if case .success(let received) = result { shared.withLock { $0.append(received.isShared) } }
             }
         }
@@ -110,7 +112,7 @@ import Testing
 
     @Test func postsAndIgnoredHeadersAreHandledAsDeclared() async throws {
         let coalescer = RequestCoalescer(ignoringHeaders: ["X-Trace-ID"])
-        let a = URLRequest(url: api.appendingPathComponent("feed"))
+        let a = TransportRequest(head: RequestHead(method: .get, url: api.appendingPathComponent("feed")))
         var b = a
         b.setValue("123", forHTTPHeaderField: "x-trace-id")
         #expect(coalescer.key(for: a) == coalescer.key(for: b))

@@ -78,10 +78,10 @@ import Testing
     /// An interceptor that answers by itself, as a mock or an offline mode would.
     struct Canned: TransportInterceptor {
         let deliveries = Lock<[BodyDelivery]>([])
-        func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+        func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
             deliveries.withLock { $0.append(next.delivery) }
             let response = HTTPURLResponse(
-                url: request.url!, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "text/plain"])!
+                url: request.url, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "text/plain"])!
             return TransportReply(data: Data("canned".utf8), response: response)
         }
     }

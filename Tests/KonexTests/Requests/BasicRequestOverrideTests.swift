@@ -14,7 +14,7 @@ import Testing
 
     struct Plugin: KonexPlugin {
         let seen: Seen
-        func didSendRequest(_ request: URLRequest) async { seen.add("plugin") }
+        func didSendRequest(_ request: TransportRequest) async { seen.add("plugin") }
     }
     struct Processor: KonexResponseProcessor {
         let seen: Seen
@@ -29,14 +29,14 @@ import Testing
     }
     struct Adapter: RequestAdapter {
         let seen: Seen
-        func adapt(_ request: consuming URLRequest) async throws -> URLRequest {
+        func adapt(_ request: consuming TransportRequest) async throws -> TransportRequest {
             seen.add("adapter")
             return request
         }
     }
     struct Retrier: RequestRetrier {
         let seen: Seen
-        func shouldRetry(_ request: URLRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
+        func shouldRetry(_ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
             -> RetryDecision
         {
             seen.add("retrier")
@@ -45,7 +45,7 @@ import Testing
     }
     struct Interceptor: TransportInterceptor {
         let seen: Seen
-        func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+        func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
             seen.add("interceptor")
             return try await next(request)
         }

@@ -278,7 +278,7 @@ import Testing
 @Suite struct ReconnectionTests {
     final class Sent: KonexPlugin, Sendable {
         let lastEventIDs = Lock<[String?]>([])
-        func didSendRequest(_ request: URLRequest) async {
+        func didSendRequest(_ request: TransportRequest) async {
             lastEventIDs.withLock { $0.append(request.value(forHTTPHeaderField: "Last-Event-ID")) }
         }
     }

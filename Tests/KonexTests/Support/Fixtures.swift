@@ -33,8 +33,8 @@ final class Trace: Sendable {
 struct Tracer: KonexPlugin, KonexResponseValidator, KonexResponseProcessor, RequestAdapter {
     let name: String
     let trace: Trace
-    func didSendRequest(_ request: URLRequest) async { trace.add("send:\(name)") }
-    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+    func didSendRequest(_ request: TransportRequest) async { trace.add("send:\(name)") }
+    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
         trace.add("receive:\(name)")
     }
     func validate(_ response: ResponseHead, data: Data) throws { trace.add("validate:\(name)") }
@@ -42,7 +42,7 @@ struct Tracer: KonexPlugin, KonexResponseValidator, KonexResponseProcessor, Requ
         trace.add("process:\(name)")
         return data
     }
-    func adapt(_ request: URLRequest) async throws -> URLRequest {
+    func adapt(_ request: TransportRequest) async throws -> TransportRequest {
         trace.add("adapt:\(name)")
         var request = request
         request.addValue(name, forHTTPHeaderField: "X-Adapted")

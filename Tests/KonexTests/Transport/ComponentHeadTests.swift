@@ -91,9 +91,9 @@ import Testing
 
     @Test func anInterceptorMayStillAnswerWithAFoundationResponse() async throws {
         struct Canned: TransportInterceptor {
-            func intercept(_ request: URLRequest, next: TransportNext) async throws -> TransportReply {
+            func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
                 let response = HTTPURLResponse(
-                    url: request.url!, statusCode: 203, httpVersion: "HTTP/1.1", headerFields: ["X-Canned": "yes"])!
+                    url: request.url, statusCode: 203, httpVersion: "HTTP/1.1", headerFields: ["X-Canned": "yes"])!
                 return TransportReply(data: Data("{}".utf8), response: response)
             }
         }
