@@ -217,13 +217,22 @@ extension DataRequest {
         for (name, value) in headers { try checkHeader(name, value, method: method, url: url) }
     }
 
+    /// Whether `byte` may appear in a token (RFC 9110 §5.6.2): a visible ASCII character but a delimiter.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0...0x20, 0x7F...: false
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
+            UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="),
+            UInt8(ascii: "{"), UInt8(ascii: "}"):
+            false
+        default: true
+        }
+    }
+
     /// Rejects a header name that is not a token and a value with CR, LF or NUL.
     static func checkHeader(_ name: String, _ value: String, method: HTTPMethod, url: URL?) throws {
-        let validName =
-            !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-            }
+        let validName = !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
         guard validName else {
             throw KonexError.invalidRequest(
                 "invalid header name \"\(name.debugDescription.dropFirst().dropLast())\"", method: method, url: url)

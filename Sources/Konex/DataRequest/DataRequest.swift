@@ -16,7 +16,7 @@ public struct DataRequest: Sendable {
     enum Source: Sendable {
         case endpoint(any KonexRequest)
         case url(URL)
-        case ready(TransportRequest)
+        indirect case ready(TransportRequest)  // boxed: a ready request is large, and every chain call copies the source
     }
 
     let client: KonexClient

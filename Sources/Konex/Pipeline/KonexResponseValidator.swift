@@ -64,20 +64,16 @@ public struct StatusCodeValidator: KonexResponseValidator {
 /// An empty body passes: there is no content to have a type (a 204 has no `Content-Type`).
 public struct ContentTypeValidator: KonexResponseValidator {
     let acceptable: [String]
-    private let patterns: [MediaType]  // parsed once, not per response
 
     /// Creates a validator for the given media types, e.g. `["application/json", "text/*"]`.
-    public init(_ acceptable: [String]) {
-        self.acceptable = acceptable
-        patterns = acceptable.compactMap(MediaType.init)
-    }
+    public init(_ acceptable: [String]) { self.acceptable = acceptable }
 
     public func validate(_ response: ResponseHead, data: Data) throws {
         if data.isEmpty { return }
         guard let header = response.value(forHTTPHeaderField: "Content-Type") else {
             throw ValidationFailure("missing Content-Type (expected \(acceptable.joined(separator: ", ")))")
         }
-        guard MediaType.header(header, matchesAnyOf: patterns) else {
+        guard MediaType.matches(header, anyOf: acceptable) else {
             throw ValidationFailure(
                 "unacceptable Content-Type \"\(header)\" (expected \(acceptable.joined(separator: ", ")))")
         }

@@ -1,85 +1,99 @@
+import Foundation
+
 /// Media-type matching for `Content-Type` checks: ASCII case-insensitive, parameters ignored, wildcards allowed.
 ///
-/// Works on UTF-8 bytes without Foundation: this runs on every validated response.
-struct MediaType: Sendable, Hashable {
-    /// `type/subtype`, lower-cased, without spaces or parameters: one buffer, sized once (a validator made at the call
-    /// site parses its types on every request, and growing two arrays byte by byte cost more than the check itself).
-    private let bytes: [UInt8]
-    /// Where the `/` is in ``bytes``.
-    private let slash: Int
+/// Works on the UTF-8 bytes of the header and the patterns as they are, without allocating:
+/// a validator made at the call site is made on every request, so nothing is parsed ahead.
+enum MediaType {
+    /// A `type/subtype` before any parameters: the bytes of each side, spaces still in; `nil` when the value is not of
+    /// that shape (no `/`, two of them, or a blank side).
+    private typealias Parts = (type: UnsafeBufferPointer<UInt8>, subtype: UnsafeBufferPointer<UInt8>)
 
-    var type: ArraySlice<UInt8> { bytes[..<slash] }
-    var subtype: ArraySlice<UInt8> { bytes[(slash + 1)...] }
-
-    private static let wildcard = [UInt8(ascii: "*")]
-
-    /// Parses `type/subtype[; parameters]`; `nil` when it is not of that shape.
-    init?(_ value: String) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count)
+    private static func parts(_ bytes: UnsafeBufferPointer<UInt8>) -> Parts? {
         var slash = -1
-        for byte in value.utf8 {
-            if byte == UInt8(ascii: ";") { break }
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { continue }
+        var end = bytes.count
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ";") {
+                end = index
+                break
+            }
             if byte == UInt8(ascii: "/") {
                 if slash >= 0 { return nil }
-                slash = bytes.count
+                slash = index
             }
-            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+            index += 1
         }
-        guard slash > 0, slash < bytes.count - 1 else { return nil }
-        self.bytes = bytes
-        self.slash = slash
+        guard slash >= 0 else { return nil }
+        let type = UnsafeBufferPointer(rebasing: bytes[0..<slash])
+        let subtype = UnsafeBufferPointer(rebasing: bytes[(slash + 1)..<end])
+        if isBlank(type) || isBlank(subtype) { return nil }
+        return (type, subtype)
     }
 
-    /// Whether the `Content-Type` header value is accepted by one of `patterns`, without allocating.
-    static func header(_ header: String, matchesAnyOf patterns: [MediaType]) -> Bool {
-        var header = header
-        return header.withUTF8 { bytes in
-            // Bounds of type and subtype, skipping spaces and stopping at parameters.
-            var slash = -1
-            var end = bytes.count
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: ";") {
-                    end = index
-                    break
-                }
-                if byte == UInt8(ascii: "/") {
-                    if slash >= 0 { return false }
-                    slash = index
-                }
-            }
-            guard slash >= 0 else { return false }
-            let type = UnsafeBufferPointer(rebasing: bytes[0..<slash])
-            let subtype = UnsafeBufferPointer(rebasing: bytes[(slash + 1)..<end])
-            let isBlank = { (part: UnsafeBufferPointer<UInt8>) in
-                part.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            }
-            if isBlank(type) || isBlank(subtype) { return false }
-            return patterns.contains { pattern in
-                (pattern.type.elementsEqual(wildcard) || equalIgnoringCaseAndSpaces(type, pattern.type))
-                    && (pattern.subtype.elementsEqual(wildcard) || equalIgnoringCaseAndSpaces(subtype, pattern.subtype))
-            }
+    private static func isBlank(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < part.count {
+            if part[index] != UInt8(ascii: " ") && part[index] != UInt8(ascii: "\t") { return false }
+            index += 1
         }
+        return true
     }
 
-    /// Compares raw header bytes (any case, spaces allowed) with a lower-cased token.
-    private static func equalIgnoringCaseAndSpaces(_ raw: UnsafeBufferPointer<UInt8>, _ token: ArraySlice<UInt8>)
-        -> Bool
-    {
-        var position = token.startIndex
-        for byte in raw where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
-            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-            guard position < token.endIndex, token[position] == lower else { return false }
-            position += 1
+    /// Whether a pattern's side is `*` (spaces aside).
+    private static func isWildcard(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        var stars = 0
+        for byte in part where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+            guard byte == UInt8(ascii: "*") else { return false }
+            stars += 1
         }
-        return position == token.endIndex && position > token.startIndex
+        return stars == 1
     }
 
-    /// Whether `header` (e.g. `application/json; charset=utf-8`) matches one of `patterns`, given as text.
+    /// Whether `header` (e.g. `application/json; charset=utf-8`) is accepted by one of `patterns`
+    /// (`application/json`, `text/*`, `*/*`); a pattern that is not a media type accepts nothing.
     static func matches(_ header: String, anyOf patterns: [String]) -> Bool {
-        Self.header(header, matchesAnyOf: patterns.compactMap(MediaType.init))
+        var header = header
+        return header.withUTF8 { headerBytes in
+            guard let given = parts(headerBytes) else { return false }
+            for var pattern in patterns {
+                let accepted = pattern.withUTF8 { patternBytes in
+                    guard let wanted = parts(patternBytes) else { return false }
+                    // The usual answer is the pattern itself, maybe with parameters: one comparison of bytes.
+                    if headerBytes.count >= patternBytes.count,
+                        headerBytes.count == patternBytes.count || headerBytes[patternBytes.count] == UInt8(ascii: ";"),
+                        memcmp(headerBytes.baseAddress!, patternBytes.baseAddress!, patternBytes.count) == 0
+                    {
+                        return true
+                    }
+                    return (isWildcard(wanted.type) || equalIgnoringCaseAndSpaces(given.type, wanted.type))
+                        && (isWildcard(wanted.subtype) || equalIgnoringCaseAndSpaces(given.subtype, wanted.subtype))
+                }
+                if accepted { return true }
+            }
+            return false
+        }
+    }
+
+    /// Compares two tokens as written in headers: ASCII letters in any case, spaces and tabs skipped.
+    private static func equalIgnoringCaseAndSpaces(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        var i = 0
+        var j = 0
+        while true {
+            while i < left.count, left[i] == UInt8(ascii: " ") || left[i] == UInt8(ascii: "\t") { i += 1 }
+            while j < right.count, right[j] == UInt8(ascii: " ") || right[j] == UInt8(ascii: "\t") { j += 1 }
+            guard i < left.count, j < right.count else { return i == left.count && j == right.count }
+            guard lowercased(left[i]) == lowercased(right[j]) else { return false }
+            i += 1
+            j += 1
+        }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// The `charset` parameter of a `Content-Type`, lower-cased, if any.

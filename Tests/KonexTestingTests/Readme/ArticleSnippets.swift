@@ -672,7 +672,7 @@ func sessionTransportMeetsTheContract() async throws {
 }
 } }
 
-extension Readme { struct Articlewritingatransport2 {  // Sources/Konex/Konex.docc/WritingATransport.md line 90
+extension Readme { struct Articlewritingatransport2 {  // Sources/Konex/Konex.docc/WritingATransport.md line 91
 struct Countdown: Transport {
     func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
         let (stream, continuation) = ByteStream.makeStream(bufferLimit: context.bufferLimit) {
