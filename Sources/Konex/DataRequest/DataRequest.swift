@@ -16,7 +16,8 @@ public struct DataRequest: Sendable {
     enum Source: Sendable {
         case endpoint(any KonexRequest)
         case url(URL)
-        indirect case ready(TransportRequest)  // boxed: a ready request is large, and every chain call copies the source
+        // Boxed: a ready request is large, and every chain call copies the source.
+        indirect case ready(TransportRequest)
     }
 
     let client: KonexClient
