@@ -11,7 +11,7 @@ extension HTTPCache {
 
     /// The key a request's response is stored under: its URL without the fragment, then the ``partition`` when one
     /// is set, else a digest of the request's credentials (``credentialHeaders`` and the cookies
-    /// ``cookieStorage`` would add), so that one account is never served another's response.
+    /// `cookieStorage` would add), so that one account is never served another's response.
     /// - Parameter request: A request.
     /// - Returns: The key.
     public func key(for request: TransportRequest) -> String {

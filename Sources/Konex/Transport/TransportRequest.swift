@@ -11,7 +11,7 @@ import Foundation
 ///     return request
 /// }
 /// ```
-/// Konex makes a `URLRequest` only where one is needed: ``urlRequest``, which ``URLSessionTransport`` reads.
+/// Konex makes a `URLRequest` only where one is needed: `urlRequest`, which ``URLSessionTransport`` reads.
 public struct TransportRequest: Sendable {
     /// The head.
     public var head: RequestHead
