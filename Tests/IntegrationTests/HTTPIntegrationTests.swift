@@ -194,6 +194,19 @@ struct HTTPIntegrationTests {
         #expect(ContinuousClock.now - started < .seconds(5 * 3))  // a hang detector, not a speed target (TSan is slow)
     }
 
+    @Test func aBodyDrippedWithinTheIdleTimeoutStillEndsAtTheTotalTimeout() async throws {
+        // One byte every 0.8 s never leaves the connection silent for the 3 s timeout; only the total bounds it.
+        let started = ContinuousClock.now
+        let error = try await requireThrows(KonexError.self) {
+            try await Server.client(timeout: .seconds(3)).request("/drip?numbytes=10&duration=8&delay=0")
+                .totalTimeout(.seconds(2)).responseData()
+        }
+        #expect(error.stage == .transport)
+        #expect(error.isTimeout)
+        #expect(error.message.contains("total timeout"), "\(error.message)")
+        #expect(ContinuousClock.now - started < .seconds(8))  // ended by the limit, not by the body's end
+    }
+
     @Test(arguments: ["gzip", "deflate"])
     func compressedBodiesAreDecoded(encoding: String) async throws {
         let json = try await Server.client().request("/\(encoding)").validate().responseJSON()

@@ -31,8 +31,12 @@ public final class KonexClient: Sendable {
     public let transport: any Transport
     /// Opens WebSocket connections; `nil` uses ``transport`` when it can (``URLSessionTransport`` does).
     public let webSocketTransport: (any WebSocketTransport)?
-    /// The timeout for requests that do not set their own; `nil` leaves the transport's default.
+    /// The longest silence while waiting for data, for requests that set no timeout of their own; `nil` waits 60
+    /// seconds, as a `URLRequest` does, over every transport.
     public let timeout: Duration?
+    /// The longest an attempt's whole exchange may take, head and body, for calls that set no
+    /// ``DataRequest/totalTimeout(_:)``; `nil` for no bound.
+    public let totalTimeout: Duration?
     /// Bodies read into memory larger than this fail with a transport-stage error; `nil` for no limit. Over a
     /// transport that streams, reading stops at the limit, and a larger `Content-Length` is refused on the head.
     public let maximumResponseSize: Int?
@@ -65,7 +69,8 @@ public final class KonexClient: Sendable {
     ///   - encoder: Encodes JSON bodies.
     ///   - urlEncoding: How parameters are written into queries and forms.
     ///   - transport: Sends requests; ``URLSessionTransport`` by default.
-    ///   - timeout: The default per-request timeout.
+    ///   - timeout: The default per-request timeout: the longest silence while waiting for data.
+    ///   - totalTimeout: The default bound on an attempt's whole exchange (see ``DataRequest/totalTimeout(_:)``).
     ///   - maximumResponseSize: The largest body accepted, in bytes.
     ///   - clock: What retry delays wait on; the continuous clock by default.
     ///   - callbackQueue: Where callbacks run; the main queue on Apple platforms (see ``defaultCallbackQueue``).
@@ -87,6 +92,7 @@ public final class KonexClient: Sendable {
         urlEncoding: URLEncoding = .default,
         transport: any Transport = URLSessionTransport(),
         timeout: Duration? = nil,
+        totalTimeout: Duration? = nil,
         maximumResponseSize: Int? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         callbackQueue: DispatchQueue? = KonexClient.defaultCallbackQueue,
@@ -109,6 +115,7 @@ public final class KonexClient: Sendable {
         self.transport = transport
         self.webSocketTransport = webSocketTransport
         self.timeout = timeout
+        self.totalTimeout = totalTimeout
         self.maximumResponseSize = maximumResponseSize
         self.clock = clock
         self.callbackQueue = callbackQueue

@@ -63,24 +63,24 @@ extension DataRequest {
             fields.reserveCapacity(headers.count + 1)
             for (name, value) in headers { fields.append((name, value)) }
         }
-        var request = TransportRequest(
-            head: RequestHead(method: method, url: url, headerFields: HTTPHeaders(keepingRepeats: fields)))
+        // The body and its type first, then the request made once: changing a request in place copies it.
+        var payload: TransportRequest.Body?
+        var contentType: String?
         if let body {
             guard method.allowsBody else {
                 throw KonexError.invalidRequest("a \(method) request cannot carry a body", method: method, url: url)
             }
-            let (data, contentType) = try encode(body, method: method, url: url)
-            request.body = .data(data)
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.head.headerFields.append("Content-Type", contentType)
-            }
+            let (data, type) = try encode(body, method: method, url: url)
+            (payload, contentType) = (.data(data), type)
         } else if let parametersBody {
-            request.body = .data(parametersBody)
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.head.headerFields.append("Content-Type", "application/json")
-            }
+            (payload, contentType) = (.data(parametersBody), "application/json")
         }
-        return request
+        if let contentType, !fields.contains(where: { HTTPHeaders.equal($0.name, "Content-Type") }) {
+            fields.append(("Content-Type", contentType))
+        }
+        return TransportRequest(
+            head: RequestHead(method: method, url: url, headerFields: HTTPHeaders(keepingRepeats: fields)),
+            body: payload)
     }
 
     private func encode(_ body: RequestBody, method: HTTPMethod, url: URL) throws -> (Data, String) {

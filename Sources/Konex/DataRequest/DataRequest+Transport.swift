@@ -12,51 +12,16 @@ extension DataRequest {
         let report = progress.map { ProgressReport($0, request: request) }
         report?.started()
         do {
-            let (transport, redirects) = client.activeRoute
-            var reply: TransportReply?
-            let (data, response, body): (Data, ResponseHead, Received.Body)
-            if let chain {
-                // A whole body's innermost call may answer several callers (coalescing) or none (a cache hit), so
-                // its progress is reported at the ends only; a stream or a download has one caller, counted as usual.
-                // Each hop of a redirect chain passes the interceptors as a request of its own.
-                let delivery: BodyDelivery =
-                    switch target {
-                    case .memory, .webSocket: .whole
-                    case .file: .file
-                    case .stream: .incremental
-                    }
-                var lastReply: TransportReply?
-                (data, response, body) = try await Received.following(request, redirects: redirects) { hop in
-                    let replied = try await chain.reply(to: hop, delivery: delivery) { request in
-                        let (data, response, body) = try await Received.receiveOnce(
-                            request, over: transport, into: target, report: delivery == .whole ? nil : report,
-                            limit: client.maximumResponseSize)
-                        var reply = TransportReply(data: data, response: response)
-                        reply.received = body
-                        return reply
-                    }
-                    lastReply = replied
-                    // A reply an interceptor made itself (a cache hit, a canned answer) holds its body whole.
-                    guard let received = replied.received else {
-                        return try await Received.delivered(replied.data, replied.response, as: target)
-                    }
-                    return (replied.data, replied.response, received)
+            let (data, response, body, reply): (Data, ResponseHead, Received.Body, TransportReply?)
+            if let limit = totalTimeout ?? client.totalTimeout {
+                (data, response, body, reply) = try await Received.within(
+                    limit, on: client.activeClock, url: request.url
+                ) { [self] in
+                    try await exchange(request, into: target, through: chain, report: report)
                 }
-                reply = lastReply
-            } else if case .webSocket(let options) = target {
-                let channel = try await client.activeWebSocketTransport().connect(
-                    request.head, options: options)
-                do {
-                    try WebSocketHandshakeCheck.check(request, answeredBy: channel.response)
-                } catch {
-                    channel.abort()
-                    throw error
-                }
-                (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
             } else {
-                (data, response, body) = try await Received.receive(
-                    request, over: transport, into: target, report: report, redirects: redirects,
-                    limit: client.maximumResponseSize)
+                (data, response, body, reply) = try await exchange(
+                    request, into: target, through: chain, report: report)
             }
             let file = body.file
             let now = ContinuousClock.now
@@ -95,5 +60,59 @@ extension DataRequest {
             failure.attempt = attempt
             return .failure(failure)
         }
+    }
+
+    /// Step 4's exchange itself: the interceptors around the transport (every hop of a redirect chain), or a
+    /// WebSocket's handshake; the body as `target` wants it.
+    @inline(__always) func exchange(
+        _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?, report: ProgressReport?
+    ) async throws -> (Data, ResponseHead, Received.Body, TransportReply?) {
+        let (transport, redirects) = client.activeRoute
+        var reply: TransportReply?
+        let (data, response, body): (Data, ResponseHead, Received.Body)
+        if let chain {
+            // A whole body's innermost call may answer several callers (coalescing) or none (a cache hit), so
+            // its progress is reported at the ends only; a stream or a download has one caller, counted as usual.
+            // Each hop of a redirect chain passes the interceptors as a request of its own.
+            let delivery: BodyDelivery =
+                switch target {
+                case .memory, .webSocket: .whole
+                case .file: .file
+                case .stream: .incremental
+                }
+            var lastReply: TransportReply?
+            (data, response, body) = try await Received.following(request, redirects: redirects) { hop in
+                let replied = try await chain.reply(to: hop, delivery: delivery) { request in
+                    let (data, response, body) = try await Received.receiveOnce(
+                        request, over: transport, into: target, report: delivery == .whole ? nil : report,
+                        limit: client.maximumResponseSize)
+                    var reply = TransportReply(data: data, response: response)
+                    reply.received = body
+                    return reply
+                }
+                lastReply = replied
+                // A reply an interceptor made itself (a cache hit, a canned answer) holds its body whole.
+                guard let received = replied.received else {
+                    return try await Received.delivered(replied.data, replied.response, as: target)
+                }
+                return (replied.data, replied.response, received)
+            }
+            reply = lastReply
+        } else if case .webSocket(let options) = target {
+            let channel = try await client.activeWebSocketTransport().connect(
+                request.head, options: options)
+            do {
+                try WebSocketHandshakeCheck.check(request, answeredBy: channel.response)
+            } catch {
+                channel.abort()
+                throw error
+            }
+            (data, response, body) = (Data(), channel.response, Received.Body(webSocket: channel))
+        } else {
+            (data, response, body) = try await Received.receive(
+                request, over: transport, into: target, report: report, redirects: redirects,
+                limit: client.maximumResponseSize)
+        }
+        return (data, response, body, reply)
     }
 }

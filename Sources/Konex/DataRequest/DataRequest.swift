@@ -29,6 +29,8 @@ public struct DataRequest: Sendable {
     var retriers: [any RequestRetrier] = []
     var interceptors: [any TransportInterceptor] = []
     var timeout: Duration?
+    /// The longest the exchange may take, head and body (``totalTimeout(_:)``).
+    var totalTimeout: Duration?
     /// The operation the call performs (``operation(_:)``), bound to ``KonexOperation/current`` while it runs.
     var operationID: String?
     var errorDecoder: ErrorBodyDecoder?
@@ -116,6 +118,19 @@ public struct DataRequest: Sendable {
 
     /// Sets this call's timeout, overriding the request's and the client's.
     public func timeout(_ timeout: Duration) -> DataRequest { with { $0.timeout = timeout } }
+
+    /// Bounds the whole exchange of each attempt, over every transport: waiting for a ``ConcurrencyLimit`` slot, each
+    /// redirect hop, the head and the body read into memory or a file, measured on the client's clock.
+    ///
+    /// ``timeout(_:)`` bounds the silence between bytes, which a server that drips one byte a second never breaks;
+    /// this bounds the whole. Past it the attempt fails with stage ``KonexError/Stage/transport`` and
+    /// ``TransportFailure/Kind/timedOut`` (so ``KonexError/isTimeout`` and a ``RetryPolicy`` treat it as a timeout);
+    /// for `stream()` it bounds the wait for the head, and `stream(totalTimeout:)` the body.
+    /// ```swift
+    /// let report = try await client.request(GetReport()).totalTimeout(.seconds(10)).responseData()
+    /// ```
+    /// - Parameter limit: The longest an attempt may take; overrides the client's ``KonexClient/totalTimeout``.
+    public func totalTimeout(_ limit: Duration) -> DataRequest { with { $0.totalTimeout = limit } }
 
     /// Decodes the body of a response that fails validation as `type`; the thrown ``KonexError`` carries it.
     /// - Parameter type: The server's error model.

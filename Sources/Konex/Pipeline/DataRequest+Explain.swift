@@ -52,7 +52,11 @@ extension DataRequest {
                 (timeout, .request)
             } else if let timeout = client.timeout { (timeout, .client) } else { nil }
 
-        let method = (try? built.get()).flatMap(\.httpMethod).map { HTTPMethod($0) } ?? endpoint?.method ?? .get
+        if let total = totalTimeout ?? client.totalTimeout {
+            notes.append(
+                "each attempt ends after \(total) (total timeout, \(totalTimeout != nil ? "call site" : "client"))")
+        }
+        let method = (try? built.get())?.method ?? endpoint?.method ?? .get
         return PipelineExplanation(
             terminal: terminal, method: method,
             url: (try? built.get()).map { client.redaction.url($0.url.absoluteString) },

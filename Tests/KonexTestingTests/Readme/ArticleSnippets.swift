@@ -91,7 +91,7 @@ let audited = try await client.request(Audited()).withPlugin(LoggingPlugin()).re
 } }
 
 extension Readme { static func articleChainAndPipeline3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 75)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 76)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: TransportRequest) async { await Spinner.shared.start() }
     func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
@@ -271,6 +271,13 @@ legacyClient.requestArray(of: Post.self, request: GetAllPostsRequest2017(),
     onError: { (error: Error) in show(error) })
 #sourceLocation()
     _ = legacyClient
+} }
+
+extension Readme { static func articleOnServers1() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/OnServers.md", line: 71)
+let posts = try await client.request(GetPosts()).totalTimeout(.seconds(20)).validate().responseData()
+#sourceLocation()
+    _ = posts
 } }
 
 extension Readme { static func articleProductionFeatures1() async throws {
