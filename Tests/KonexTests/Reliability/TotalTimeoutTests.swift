@@ -55,6 +55,39 @@ import Testing
         #expect(mock.requestCount == 2)
     }
 
+    /// Answers only when released, whatever cancellation says: a transport slow to honour it.
+    final class Stubborn: Transport {
+        private let gate = Lock<CheckedContinuation<Void, Never>?>(nil)
+        var isWaiting: Bool { gate.value != nil }
+
+        func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
+            await withCheckedContinuation { continuation in gate.value = continuation }
+            return (ResponseHead(statusCode: 200, url: request.url), ResponseBody(Data("late".utf8)))
+        }
+
+        func release() {
+            gate.withLock { gate in
+                defer { gate = nil }
+                return gate
+            }?.resume()
+        }
+    }
+
+    @Test func theLimitHoldsWhenTheTransportIgnoresCancellation() async throws {
+        let clock = ManualClock()
+        let stubborn = Stubborn()
+        let client = KonexClient(baseURL: api, transport: stubborn, clock: clock)
+        let task = Task { try await client.request("stuck").totalTimeout(.seconds(5)).responseData() }
+        try await clock.waitForSleepers(1)
+        while !stubborn.isWaiting { try await Task.sleep(for: .milliseconds(1)) }
+        clock.advance(by: .seconds(5))
+        // The caller hears of the timeout while the transport still holds the request.
+        let error = try await requireThrows(KonexError.self) { try await task.value }
+        #expect(error.isTimeout)
+        #expect(stubborn.isWaiting)
+        stubborn.release()  // its late answer is dropped, not delivered anywhere
+    }
+
     @Test func cancellingTheCallerIsACancellationNotATimeout() async throws {
         let clock = ManualClock()
         let mock = MockTransport(clock: clock)
