@@ -62,14 +62,10 @@ public final class RequestCoalescer: TransportInterceptor {
         let method = request.httpMethod
         guard method == "GET" || method == "HEAD", request.body == nil else { return nil }
         let url = request.url.absoluteString
-        // Names folded to lower case, a repeated field's values joined in order; most requests have few fields.
-        var values: [String: String] = [:]
-        for (name, value) in request.headerFields {
-            let name = HTTPHeaders.folded(name)
-            if ignoredHeaders.contains(name) { continue }
-            if let earlier = values[name] { values[name] = earlier + "," + value } else { values[name] = value }
-        }
-        let headers = values.map { $0.key + ":" + $0.value }.sorted()
+        // Names in lower case, a repeated field's values joined in order.
+        let headers = request.headerFields.joinedByName(separator: ",")
+            .compactMap { name, field in ignoredHeaders.contains(name) ? nil : name + ":" + field.value }
+            .sorted()
         return Key(method: method, url: url, headers: headers)
     }
 

@@ -97,6 +97,21 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         if let value { fields.append((name, value)) }
     }
 
+    /// The fields one entry a name, keyed by the name in lower case: spelled as first written, a repeat's values
+    /// joined in order by `separator`. Linear in the fields, however many repeat.
+    func joinedByName(separator: String) -> [String: (name: String, value: String)] {
+        var joined: [String: (name: String, value: String)] = [:]
+        for (name, value) in fields {
+            let key = Self.folded(name)
+            if let found = joined[key] {
+                joined[key] = (found.name, found.value + separator + value)
+            } else {
+                joined[key] = (name, value)
+            }
+        }
+        return joined
+    }
+
     /// Adds a field after the others, keeping any of the same name.
     mutating func append(_ name: String, _ value: String) { fields.append((name, value)) }
 

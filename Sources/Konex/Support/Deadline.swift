@@ -9,16 +9,22 @@ import Foundation
 ///   - limit: How long to wait.
 ///   - clock: What the limit is measured on (the client's clock, so a test clock governs it).
 ///   - operation: The work; cancelled when the limit passes first.
+///   - discarding: Given what `operation` returned when it ended too late for anyone to read it (a file to remove, a
+///     connection to close).
 /// - Returns: What `operation` returned, or `nil` when the limit passed first or the caller was cancelled.
 func firstOf<T: Sendable>(
-    _ operation: @escaping @Sendable () async -> T, orDeadline limit: Duration, on clock: any Clock<Duration>
+    _ operation: @escaping @Sendable () async -> T, orDeadline limit: Duration, on clock: any Clock<Duration>,
+    discarding: @escaping @Sendable (T) -> Void = { _ in }
 ) async -> T? {
     let race = Race<T>()
     return await withTaskCancellationHandler {
         let value = await withCheckedContinuation { continuation in
             race.start(continuation) {
                 [
-                    Task { race.finish(await operation()) },
+                    Task {
+                        let value = await operation()
+                        if !race.finish(value) { discarding(value) }
+                    },
                     Task {
                         do { try await clock.sleep(for: limit) } catch { return }
                         race.finish(nil)
@@ -33,7 +39,7 @@ func firstOf<T: Sendable>(
     }
 }
 
-/// The state of one ``firstOf(_:orDeadline:on:)``: resumed once, by whichever runner (or cancellation) ends first.
+/// The state of one ``firstOf(_:orDeadline:on:discarding:)``: resumed once, by whichever runner (or cancellation) ends first.
 private final class Race<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T?, Never>?
@@ -53,14 +59,18 @@ private final class Race<T: Sendable>: Sendable {
         state.withLock { $0.runners = started }
     }
 
-    func finish(_ value: T?) {
-        let continuation = state.withLock { state -> CheckedContinuation<T?, Never>? in
-            guard state.ended == nil else { return nil }
+    /// Ends the race with `value` unless it has ended already.
+    /// - Returns: Whether `value` ended it.
+    @discardableResult
+    func finish(_ value: T?) -> Bool {
+        let (won, continuation) = state.withLock { state -> (Bool, CheckedContinuation<T?, Never>?) in
+            guard state.ended == nil else { return (false, nil) }
             state.ended = .some(value)
             defer { state.continuation = nil }
-            return state.continuation
+            return (true, state.continuation)
         }
         continuation?.resume(returning: value)
+        return won
     }
 
     func cancelRunners() {

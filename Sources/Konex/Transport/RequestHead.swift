@@ -80,17 +80,9 @@ public struct RequestHead: Sendable {
 
     /// The fields as a dictionary, as `URLRequest` gives them: repeats joined by `","`.
     public var allHTTPHeaderFields: [String: String]? {
-        // Keyed by the folded name, so many fields cost linear time; the first spelling names the field.
-        var joined: [String: (name: String, value: String)] = [:]
-        for (name, value) in headerFields {
-            let key = HTTPHeaders.folded(name)
-            if let found = joined[key] {
-                joined[key] = (found.name, found.value + "," + value)
-            } else {
-                joined[key] = (name, value)
-            }
-        }
-        return Dictionary(joined.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            headerFields.joinedByName(separator: ",").values.map { ($0.name, $0.value) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// A field's value by name in any case; repeated fields come back joined by `","`, as `URLRequest` joins what

@@ -55,8 +55,8 @@ public struct TransportRequest: Sendable {
 
     /// The method's name, as `URLRequest` spells it.
     public var httpMethod: String {
-        get { head.method.rawValue }
-        set { head.method = HTTPMethod(newValue) }
+        get { head.httpMethod }
+        set { head.httpMethod = newValue }
     }
 
     /// The header fields in order, repeats kept.
