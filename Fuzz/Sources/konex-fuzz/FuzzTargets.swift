@@ -23,6 +23,7 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     case "sse": FuzzTargets.serverSentEvents(bytes)
     case "lines": FuzzTargets.lines(bytes)
     case "jsonscanner": FuzzTargets.jsonScanner(bytes)
+    case "jsontape": FuzzTargets.jsonTape(bytes)
     case "urltext": FuzzTargets.urlText(text)
     case "urlencoding": FuzzTargets.urlEncoding(text)
     case "har": FuzzTargets.har(bytes)
@@ -136,6 +137,38 @@ enum FuzzTargets {
 
     /// Differential against a full parse: the scanner never returns a value from a document JSONSerialization
     /// refuses. The first line is the key path, the rest the document.
+    /// A model with a field of each kind the tape reads itself, and some it leaves to `JSONDecoder`.
+    struct Model: Decodable, Equatable {
+        var id: Int?
+        var small: Int8?
+        var big: UInt64?
+        var score: Double?
+        var ratio: Float?
+        var name: String?
+        var flag: Bool?
+        var tags: [String: Int]?
+        var items: [Model]?
+        var any: JSON?
+    }
+
+    /// The tape's answer is `JSONDecoder`'s answer: the same value, or an error. (Not always the same error:
+    /// `JSONDecoder` reads a dictionary's members in the dictionary's order, which differs from one instance to the
+    /// next, so two runs of it can report different failures of one document.)
+    static func jsonTape(_ bytes: Data) {
+        func agree<T: Decodable & Equatable>(_ type: T.Type) {
+            let direct = Result { try JSONDecoder().decode(type, from: bytes) }
+            let viaTape = Result { try JSONTape.decode(type, from: bytes, with: JSONDecoder()) }
+            switch (direct, viaTape) {
+            case (.success(let a), .success(let b)): check(a == b, "\(T.self): \(a) but the tape read \(b)")
+            case (.failure, .failure): break
+            default: check(false, "\(T.self): JSONDecoder \(direct), tape \(viaTape)")
+            }
+        }
+        agree(Model.self)
+        agree([Model].self)
+        agree(JSON.self)
+    }
+
     static func jsonScanner(_ bytes: Data) {
         guard let newline = bytes.firstIndex(of: 0x0A) else { return }
         let path = String(decoding: bytes[..<newline], as: UTF8.self)

@@ -7,6 +7,6 @@ struct ErrorBodyDecoder: Sendable {
 
     init<E: Decodable & Sendable>(_ type: E.Type) {
         typeName = String(describing: type)
-        decode = { data, decoder in try decoder.decode(type, from: data) }
+        decode = { data, decoder in try JSONTape.decode(type, from: data, with: decoder) }
     }
 }

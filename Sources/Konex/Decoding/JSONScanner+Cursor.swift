@@ -126,7 +126,7 @@ extension JSONScanner {
             return name
         }
 
-        private mutating func skipLiteral(_ literal: StaticString) throws {
+        mutating func skipLiteral(_ literal: StaticString) throws {
             let count = literal.utf8CodeUnitCount
             guard position + count <= bytes.count,
                 memcmp(bytes.baseAddress! + position, literal.utf8Start, count) == 0

@@ -73,6 +73,11 @@ extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expressibl
 
 extension JSON: Codable {
     public init(from decoder: any Decoder) throws {
+        // On Konex's tape the tree is read directly: the chain of attempts below would decline at the first miss.
+        if let tape = decoder as? TapeDecoder {
+            self = try tape.json()
+            return
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

@@ -135,7 +135,7 @@ extension DataStream {
         -> T
     {
         do {
-            return try decoder.decode(type, from: Data(text.utf8))
+            return try JSONTape.decode(type, from: Data(text.utf8), with: decoder)
         } catch {
             var failure = KonexError.decoding(
                 error, keyPath: nil, request: request, response: response, data: Data(text.utf8))

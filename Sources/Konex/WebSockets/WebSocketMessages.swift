@@ -30,7 +30,7 @@ public struct DecodedWebSocketMessages<T: Decodable & Sendable>: AsyncSequence, 
         public mutating func next() async throws -> T? {
             guard let message = try await base.next() else { return nil }
             do {
-                return try decoder.decode(T.self, from: message.data)
+                return try JSONTape.decode(T.self, from: message.data, with: decoder)
             } catch {
                 throw KonexError.decoding(
                     error, keyPath: nil, request: socket.request, response: socket.response, data: message.data)

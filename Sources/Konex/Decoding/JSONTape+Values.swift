@@ -1,0 +1,166 @@
+import Foundation
+
+extension JSONTape {
+    /// The value of type `T` at `node`: a primitive read from the tape, else `T(from:)` on the decoder `decoder` makes.
+    ///
+    /// Written without a `T?` on the way (a run-time metadata lookup per value where this code is not specialized)
+    /// and with `unsafeBitCast` from a primitive only where `T` is that primitive.
+    func value<T: Decodable>(of type: T.Type, at node: Int, decoder: () -> TapeDecoder) throws -> T {
+        switch Primitive(type) {
+        case .none: return try T(from: decoder())
+        case .bool: return unsafeBitCast(try bool(at: node), to: T.self)
+        case .string: return unsafeBitCast(try string(at: node), to: T.self)
+        case .double: return unsafeBitCast(try double(at: node), to: T.self)
+        case .int: return unsafeBitCast(try integer(at: node) as Int, to: T.self)
+        case .int8: return unsafeBitCast(try integer(at: node) as Int8, to: T.self)
+        case .int16: return unsafeBitCast(try integer(at: node) as Int16, to: T.self)
+        case .int32: return unsafeBitCast(try integer(at: node) as Int32, to: T.self)
+        case .int64: return unsafeBitCast(try integer(at: node) as Int64, to: T.self)
+        case .uint: return unsafeBitCast(try integer(at: node) as UInt, to: T.self)
+        case .uint8: return unsafeBitCast(try integer(at: node) as UInt8, to: T.self)
+        case .uint16: return unsafeBitCast(try integer(at: node) as UInt16, to: T.self)
+        case .uint32: return unsafeBitCast(try integer(at: node) as UInt32, to: T.self)
+        case .uint64: return unsafeBitCast(try integer(at: node) as UInt64, to: T.self)
+        case .declined: throw decline()
+        }
+    }
+
+    func bool(at node: Int) throws -> Bool {
+        guard isOpen, case .bool(let value) = nodes[node] else { throw decline() }
+        return value
+    }
+
+    func string(at node: Int) throws -> String {
+        guard isOpen, case .string(let range, let escaped) = nodes[node] else { throw decline() }
+        let raw = UnsafeBufferPointer(rebasing: bytes[range])
+        // Checked as UTF-8 by the scanner, so decoding cannot replace anything.
+        return escaped ? Self.unescaped(raw) : String(decoding: raw, as: UTF8.self)
+    }
+
+    func double(at node: Int) throws -> Double {
+        guard isOpen, case .number(let range) = nodes[node] else { throw decline() }
+        let text = UnsafeBufferPointer(rebasing: bytes[range])
+        if let integer: Int64 = Self.integer(in: text), integer.magnitude < 1 << 53 { return Double(integer) }
+        let written = String(decoding: text, as: UTF8.self)
+        // Both parsers round correctly; where they might not agree (out of range, underflow) the tape declines.
+        guard let value = Double(written), value.isFinite, value != 0 || !Self.hasNonZeroDigit(written) else {
+            throw decline()
+        }
+        return value
+    }
+
+    func integer<Integer: FixedWidthInteger>(at node: Int) throws -> Integer {
+        guard isOpen, case .number(let range) = nodes[node],
+            let value: Integer = Self.integer(in: UnsafeBufferPointer(rebasing: bytes[range]))
+        else { throw decline() }
+        return value
+    }
+
+    /// A number written as a plain integer that `Integer` holds exactly, not `-0`. Anything else (a fraction, an
+    /// exponent, out of range) is left to `JSONDecoder`'s rules.
+    private static func integer<Integer: FixedWidthInteger>(in text: UnsafeBufferPointer<UInt8>) -> Integer? {
+        let negative = text.first == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
+        guard index < text.count, text.count - index <= 20 else { return nil }
+        var magnitude: UInt64 = 0
+        while index < text.count {
+            let digit = text[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
+            guard !overflow, !carry else { return nil }
+            magnitude = sum
+            index += 1
+        }
+        guard negative else { return Integer(exactly: magnitude) }
+        guard magnitude != 0, magnitude <= UInt64(Int64.max) + 1 else { return nil }
+        return Integer(exactly: magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+    }
+
+    private static func hasNonZeroDigit(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return true }
+        }
+        return false
+    }
+
+    /// The text of a string's content with escapes, already checked by the scanner (a `\u` high surrogate comes
+    /// with its low one).
+    static func unescaped(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.count)
+        var index = 0
+        while index < raw.count {
+            let byte = raw[index]
+            guard byte == UInt8(ascii: "\\") else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escape = raw[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = UInt32(hexUnit(raw, at: index))
+                index += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    let low = UInt32(hexUnit(raw, at: index + 2))
+                    index += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                output.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+            default: output.append(escape)  // `"`, `\` and `/` stand for themselves
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexUnit(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16 {
+        var unit: UInt16 = 0
+        for byte in raw[index..<(index + 4)] {
+            let digit: UInt8 =
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+                default: byte - UInt8(ascii: "A") + 10
+                }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
+    }
+}
+
+/// The types the tape reads itself, and those it leaves to `JSONDecoder`.
+enum Primitive {
+    case none, bool, string, double, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
+    /// `Float`, and the types `JSONDecoder` decodes by rules of its own.
+    case declined
+
+    init(_ type: Any.Type) {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): self = .string
+        case ObjectIdentifier(Int.self): self = .int
+        case ObjectIdentifier(Bool.self): self = .bool
+        case ObjectIdentifier(Double.self): self = .double
+        case ObjectIdentifier(Int64.self): self = .int64
+        case ObjectIdentifier(Int32.self): self = .int32
+        case ObjectIdentifier(UInt.self): self = .uint
+        case ObjectIdentifier(UInt64.self): self = .uint64
+        case ObjectIdentifier(UInt32.self): self = .uint32
+        case ObjectIdentifier(Int16.self): self = .int16
+        case ObjectIdentifier(UInt16.self): self = .uint16
+        case ObjectIdentifier(Int8.self): self = .int8
+        case ObjectIdentifier(UInt8.self): self = .uint8
+        case ObjectIdentifier(Float.self), ObjectIdentifier(Date.self), ObjectIdentifier(Data.self),
+            ObjectIdentifier(URL.self), ObjectIdentifier(Decimal.self):
+            self = .declined
+        default: self = .none
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// An object's members on a ``JSONTape``, found by name.
+///
+/// Names are plain ASCII (the tape holds no other), so a byte comparison is Swift's string comparison, and no
+/// name repeats. A key that is not ASCII could still equal a name under Unicode equivalence, so a miss on one
+/// declines rather than answers.
+struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: TapeDecoder
+    let count: Int
+    /// The node after the object's last member.
+    let end: Int
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    var allKeys: [Key] {
+        let tape = decoder.tape
+        guard tape.isOpen else { return [] }
+        var keys: [Key] = []
+        keys.reserveCapacity(count)
+        var member = decoder.node + 1
+        while member < end {
+            if case .string(let range, _) = tape.nodes[member],
+                let key = Key(
+                    stringValue: String(decoding: UnsafeBufferPointer(rebasing: tape.bytes[range]), as: UTF8.self))
+            {
+                keys.append(key)
+            }
+            member = tape.next(after: member + 1)
+        }
+        return keys
+    }
+
+    /// The node of `key`'s value, or `nil` when the object has no such member.
+    private func valueNode(_ key: Key) throws -> Int? {
+        let tape = decoder.tape
+        guard tape.isOpen else { throw tape.decline() }
+        var name = key.stringValue
+        let found = name.withUTF8 { wanted -> Int? in
+            var member = decoder.node + 1
+            while member < end {
+                if case .string(let range, _) = tape.nodes[member], range.count == wanted.count,
+                    wanted.isEmpty
+                        || memcmp(wanted.baseAddress!, tape.bytes.baseAddress! + range.lowerBound, wanted.count) == 0
+                {
+                    return member + 1
+                }
+                member = tape.next(after: member + 1)
+            }
+            return nil
+        }
+        if found == nil, name.utf8.contains(where: { $0 >= 0x80 }) { throw tape.decline() }
+        return found
+    }
+
+    private func requiredValueNode(_ key: Key) throws -> Int {
+        guard let node = try valueNode(key) else { throw decoder.tape.decline() }
+        return node
+    }
+
+    func contains(_ key: Key) -> Bool { (try? valueNode(key)) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        if case .null = decoder.tape.nodes[try requiredValueNode(key)] { return true }
+        return false
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try decoder.tape.bool(at: try requiredValueNode(key))
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try decoder.tape.string(at: try requiredValueNode(key))
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decoder.tape.double(at: try requiredValueNode(key))
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw decoder.tape.decline() }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(forKey: key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(forKey: key) }
+
+    private func integer<Integer: FixedWidthInteger>(forKey key: Key) throws -> Integer {
+        try decoder.tape.integer(at: try requiredValueNode(key))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.decode(type, at: try requiredValueNode(key), key: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try decoder.child(at: try requiredValueNode(key), key: key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder.child(at: try requiredValueNode(key), key: key).unkeyedContainer()
+    }
+
+    // `JSONDecoder`'s super decoders have quirks of their own (a missing key is a null value): left to it.
+    func superDecoder() throws -> any Decoder { throw decoder.tape.decline() }
+    func superDecoder(forKey key: Key) throws -> any Decoder { throw decoder.tape.decline() }
+}

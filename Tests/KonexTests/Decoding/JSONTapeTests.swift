@@ -1,0 +1,265 @@
+import Foundation
+import KonexTesting
+import Testing
+
+@testable import Konex
+
+/// The tape decoder answers exactly as `JSONDecoder` does, or leaves the answer to it.
+@Suite struct JSONTapeTests {
+    struct Small: Codable, Equatable {
+        var id: Int
+        var title: String
+        var done: Bool
+    }
+
+    enum Status: String, Codable, Equatable { case draft, published }
+
+    struct Model: Codable, Equatable {
+        var id: Int64
+        var count: UInt8
+        var score: Double
+        var name: String
+        var flags: [Bool]
+        var nickname: String?
+        var status: Status
+        var tags: [String: Int]
+        var children: [Model]
+        var nested: [[Int?]]
+    }
+
+    @Test(arguments: [
+        #"{"id":1,"title":"Buy milk","done":false}"#,
+        " \n{ \"done\" : true , \"title\":\"caf\\u00e9 \\\"quoted\\\" \\n 😀 日本\", \"id\": -42 }\t",
+        "\u{FEFF}{\"title\":\"\\uD83D\\uDE00\",\"id\":9007199254740993,\"done\":true,\"extra\":[1,{\"a\":null}]}",
+    ])
+    func theCommonShapesAreReadOnTheTape(text: String) throws {
+        let data = Data(text.utf8)
+        let onTape = try data.withUnsafeBytes {
+            try JSONTape.decodeOnTape(Small.self, from: $0.bindMemory(to: UInt8.self), userInfo: [:])
+        }
+        #expect(onTape == (try JSONDecoder().decode(Small.self, from: data)))
+    }
+
+    struct WithFloat: Codable { var value: Float }
+    struct WithDate: Codable { var value: Date }
+    struct WithData: Codable { var value: Data }
+    struct WithURL: Codable { var value: URL }
+    struct WithDecimal: Codable { var value: Decimal }
+    struct WithInt8: Codable { var value: Int8 }
+    struct WithInt: Codable { var value: Int }
+    struct WithUInt: Codable { var value: UInt }
+    struct WithKey: Codable {
+        var value: Int
+        enum CodingKeys: String, CodingKey { case value = "välue" }
+    }
+
+    /// The type a declining case decodes.
+    enum Shape: Sendable {
+        case float, date, data, url, decimal, int8, int, uint, nonASCIIKey, jsonArray, json
+
+        var type: any Decodable.Type {
+            switch self {
+            case .float: WithFloat.self
+            case .date: WithDate.self
+            case .data: WithData.self
+            case .url: WithURL.self
+            case .decimal: WithDecimal.self
+            case .int8: WithInt8.self
+            case .int: WithInt.self
+            case .uint: WithUInt.self
+            case .nonASCIIKey: WithKey.self
+            case .jsonArray: [JSON].self
+            case .json: JSON.self
+            }
+        }
+    }
+
+    /// Each case is a document `JSONDecoder` may read by rules the tape does not copy.
+    @Test(arguments: [
+        (#"{"value":1.5}"#, Shape.float), (#"{"value":1}"#, .date), (#"{"value":"AAEC"}"#, .data),
+        (#"{"value":"https://a.test"}"#, .url), (#"{"value":1.5}"#, .decimal),
+        (#"{"value":300}"#, .int8), (#"{"value":1.0}"#, .int), (#"{"value":1e2}"#, .int),
+        (#"{"value":-0}"#, .int), (#"{"value":9223372036854775808}"#, .int), (#"{"value":-1}"#, .uint),
+        (#"{"value":1,"value":2}"#, .int), (#"{"val\u0075e":1}"#, .int),
+        (#"{"välue":1}"#, .nonASCIIKey), (#"{"value":"1"}"#, .int), (#"{"value":null}"#, .int),
+        (#"{}"#, .int), (#"{"value":1,}"#, .int), (#"{"value":1} x"#, .int),
+        (String(repeating: "[", count: 600) + String(repeating: "]", count: 600), .jsonArray),
+        (#"[1.5]"#, .json),
+    ])
+    func theTapeDeclinesWhereJSONDecoderHasRulesOfItsOwn(text: String, shape: Shape) {
+        #expect(throws: TapeDeclined.self) { try Self.onTape(shape.type, Data(text.utf8)) }
+    }
+
+    @Test func aDocumentInUTF16IsLeftToJSONDecoder() throws {
+        let data = #"{"value":7}"#.data(using: .utf16LittleEndian)!
+        #expect(throws: TapeDeclined.self) { try Self.onTape(WithInt.self, data) }
+        #expect(try JSONTape.decode(WithInt.self, from: data, with: JSONDecoder()).value == 7)
+    }
+
+    /// A type that catches a failure and tries another reading gets `JSONDecoder`'s answer, not the tape's.
+    struct Lenient: Decodable, Equatable {
+        var value: Int
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let number = try? container.decode(Int.self, forKey: .value) {
+                value = number
+            } else {
+                value = Int(try container.decode(String.self, forKey: .value)) ?? -1
+            }
+        }
+        enum CodingKeys: CodingKey { case value }
+    }
+
+    @Test(arguments: [#"{"value":1.0}"#, #"{"value":"12"}"#, #"{"value":7}"#])
+    func aCaughtFailureStillEndsInJSONDecodersAnswer(text: String) throws {
+        let data = Data(text.utf8)
+        let expected = try JSONDecoder().decode(Lenient.self, from: data)
+        #expect(try JSONTape.decode(Lenient.self, from: data, with: JSONDecoder()) == expected)
+    }
+
+    /// Errors are `JSONDecoder`'s own: same case, same coding path, same words.
+    @Test(arguments: [
+        #"{"id":1,"title":"a"}"#, #"{"id":"1","title":"a","done":true}"#, #"{"id":1,"title":null,"done":true}"#,
+        #"{"id":1,"title":"a","done":true"#, #"[{"id":1}]"#, "",
+    ])
+    func errorsAreJSONDecodersOwn(text: String) {
+        let data = Data(text.utf8)
+        let viaTape = #expect(throws: DecodingError.self) {
+            try JSONTape.decode(Small.self, from: data, with: JSONDecoder())
+        }
+        let direct = #expect(throws: DecodingError.self) { try JSONDecoder().decode(Small.self, from: data) }
+        #expect(viaTape.map { String(describing: $0) } == direct.map { String(describing: $0) })
+    }
+
+    @Test func aDecoderWithOtherKeyRulesOrASubclassIsNotReplaced() throws {
+        let snake = JSONDecoder()
+        snake.keyDecodingStrategy = .convertFromSnakeCase
+        struct Named: Codable, Equatable { var firstName: String }
+        let data = Data(#"{"first_name":"Ada"}"#.utf8)
+        #expect(try JSONTape.decode(Named.self, from: data, with: snake) == Named(firstName: "Ada"))
+
+        final class Counting: JSONDecoder, @unchecked Sendable {
+            nonisolated(unsafe) var calls = 0
+            override func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+                calls += 1
+                return try super.decode(type, from: data)
+            }
+        }
+        let counting = Counting()
+        _ = try JSONTape.decode(Small.self, from: Data(#"{"id":1,"title":"a","done":true}"#.utf8), with: counting)
+        #expect(counting.calls == 1)
+    }
+
+    /// A decoder kept past the decode cannot read freed bytes: it declines.
+    @Test func aDecoderKeptAfterTheDecodeRefusesToRead() throws {
+        final class Keeper: Decodable {
+            let decoder: any Decoder
+            init(from decoder: any Decoder) throws { self.decoder = decoder }
+        }
+        let kept = try JSONTape.decode(Keeper.self, from: Data(#"{"a":1}"#.utf8), with: JSONDecoder())
+        if kept.decoder is TapeDecoder {
+            #expect(throws: (any Error).self) { try kept.decoder.container(keyedBy: JSONTapeTests.AnyKey.self) }
+        }
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Random models, encoded by `JSONEncoder`, then each document corrupted by one byte: the tape and
+    /// `JSONDecoder` agree on every one, and the tape reads every uncorrupted one itself.
+    @Test func randomModelsAndTheirCorruptionsDecodeAsJSONDecoderDecodesThem() throws {
+        let seed =
+            ProcessInfo.processInfo.environment["KONEX_PROPERTY_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...UInt64.max)
+        var random = SeededGenerator(seed: seed)
+        let encoder = JSONEncoder()
+        var agreedOnCorrupted = 0
+        for index in 0..<400 {
+            let model = Self.model(depth: 0, using: &random)
+            let data = try encoder.encode(model)
+            let context =
+                "seed \(seed) (KONEX_PROPERTY_SEED replays it), model \(index): \(String(decoding: data, as: UTF8.self))"
+            do {
+                let onTape = try data.withUnsafeBytes {
+                    try JSONTape.decodeOnTape(Model.self, from: $0.bindMemory(to: UInt8.self), userInfo: [:])
+                }
+                #expect(onTape == model, "\(context)")
+            } catch {
+                Issue.record("\(context): the tape declined (\(error))")
+            }
+            var corrupted = data
+            let at = Int.random(in: 0..<corrupted.count, using: &random)
+            corrupted[corrupted.startIndex + at] = [0x22, 0x2C, 0x7D, 0x5D, 0x30, 0x2E, 0x5C, 0xFF, 0x20, 0x61]
+                .randomElement(using: &random)!
+            let direct = Result { try JSONDecoder().decode(Model.self, from: corrupted) }
+            let viaTape = Result { try JSONTape.decode(Model.self, from: corrupted, with: JSONDecoder()) }
+            switch (direct, viaTape) {
+            case (.success(let a), .success(let b)):
+                #expect(a == b, "\(context), byte \(at)")
+                agreedOnCorrupted += 1
+            case (.failure, .failure):
+                // Not compared: `JSONDecoder` reads `tags` in the dictionary's order, which differs from one
+                // instance to the next, so two runs of it can name different failures of one document.
+                agreedOnCorrupted += 1
+            default:
+                Issue.record("\(context), byte \(at): JSONDecoder \(direct), tape \(viaTape)")
+            }
+        }
+        #expect(agreedOnCorrupted == 400)
+    }
+
+    /// Random JSON text as servers write it (escapes, number forms, whitespace), read as ``JSON``: the same tree
+    /// either way, and the tape reads a good share itself.
+    @Test func randomJSONTextReadsAsJSONDecoderReadsIt() throws {
+        let seed =
+            ProcessInfo.processInfo.environment["KONEX_PROPERTY_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...UInt64.max)
+        var generator = JSONTextGenerator(random: SeededGenerator(seed: seed))
+        var readOnTape = 0
+        for index in 0..<1_000 {
+            let data = Data(generator.document().text.utf8)
+            let expected = try JSONDecoder().decode(JSON.self, from: data)
+            #expect(
+                try JSONTape.decode(JSON.self, from: data, with: JSONDecoder()) == expected, "seed \(seed), \(index)")
+            if (try? Self.onTape(JSON.self, data)) != nil { readOnTape += 1 }
+        }
+        // Escaped or non-ASCII names and fractions send many documents to JSONDecoder; plain ones stay.
+        #expect(readOnTape > 50, "seed \(seed)")
+    }
+
+    private static func onTape(_ type: any Decodable.Type, _ data: Data) throws -> Any {
+        try data.withUnsafeBytes {
+            try JSONTape.decodeOnTape(type, from: $0.bindMemory(to: UInt8.self), userInfo: [:])
+        }
+    }
+
+    private static func model(depth: Int, using random: inout SeededGenerator) -> Model {
+        let strings = ["", "a", "café", "日本語", "😀", "quote \" and \\ backslash", "line\nbreak\t", "\u{0}\u{1F}", "/"]
+        func string() -> String {
+            (0..<Int.random(in: 0...3, using: &random)).map { _ in strings.randomElement(using: &random)! }.joined()
+        }
+        return Model(
+            id: Int64.random(in: -999_999_999_999_999_999...999_999_999_999_999_999, using: &random),
+            count: UInt8.random(in: 0...255, using: &random),
+            score: [
+                0, -0.0, 1.5, 0.1, 1e-7, -3.25e12, Double.random(in: -1e6...1e6, using: &random),
+                1.7976931348623157e308,
+            ]
+            .randomElement(using: &random)!,
+            name: string(),
+            flags: (0..<Int.random(in: 0...3, using: &random)).map { _ in Bool.random(using: &random) },
+            nickname: Bool.random(using: &random) ? nil : string(),
+            status: Bool.random(using: &random) ? .draft : .published,
+            tags: Dictionary(
+                uniqueKeysWithValues: (0..<Int.random(in: 0...3, using: &random)).map {
+                    ("k\($0)", Int.random(in: -5...5, using: &random))
+                }),
+            children: depth < 2
+                ? (0..<Int.random(in: 0...2, using: &random)).map { _ in model(depth: depth + 1, using: &random) } : [],
+            nested: [[1, nil], [], [Int.random(in: Int.min / 2...Int.max / 2, using: &random)]])
+    }
+}
