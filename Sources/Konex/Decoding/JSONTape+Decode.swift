@@ -21,6 +21,10 @@ extension JSONTape {
 
     /// Whether `decoder`'s settings are ones the tape reads the same way.
     private static func mayRead(with decoder: JSONDecoder) -> Bool {
+        // Apple platforms before 2023 decode through JSONSerialization, whose numbers (NSNumber, NSDecimalNumber)
+        // the tape does not copy: there `JSONDecoder` always decides. From then on it is swift-foundation's, the one
+        // the tape is tested against here.
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else { return false }
         guard ObjectIdentifier(Swift.type(of: decoder)) == ObjectIdentifier(JSONDecoder.self),
             case .useDefaultKeys = decoder.keyDecodingStrategy
         else { return false }

@@ -92,14 +92,13 @@ extension JSONTape {
         output.reserveCapacity(raw.count)
         var index = 0
         while index < raw.count {
-            let byte = raw[index]
-            guard byte == UInt8(ascii: "\\") else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            let escape = raw[index + 1]
-            index += 2
+            // The run up to the next backslash is copied as it is.
+            var end = index
+            while end < raw.count, raw[end] != UInt8(ascii: "\\") { end += 1 }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: raw[index..<end]))
+            guard end < raw.count else { break }
+            let escape = raw[end + 1]
+            index = end + 2
             switch escape {
             case UInt8(ascii: "b"): output.append(0x08)
             case UInt8(ascii: "f"): output.append(0x0C)
@@ -114,7 +113,8 @@ extension JSONTape {
                     index += 6
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 }
-                output.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+                // The scanner let through only whole scalars (a high surrogate with its low one).
+                UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { output.append($0) }
             default: output.append(escape)  // `"`, `\` and `/` stand for themselves
             }
         }

@@ -3,8 +3,8 @@ import Foundation
 /// A JSON document read once into a flat list of nodes, for ``TapeDecoder``: what `JSONDecoder` builds per
 /// request (a map, a dictionary per object, boxes per value), at a fraction of the cost.
 ///
-/// The tape takes only the JSON that every `JSONDecoder` (swift-foundation's, and the JSONSerialization-based one
-/// of Apple platforms before 2023) reads the same way. A document outside that subset is not an error here: the
+/// The tape takes only JSON that `JSONDecoder` (swift-foundation's: Linux, and Apple platforms from 2023) reads one
+/// way, and that any other reading would read the same. A document outside that subset is not an error here: the
 /// tape is not made, and `JSONDecoder` reads the document and has the last word. Outside the subset:
 /// - anything ``JSONScanner`` refuses (it is as strict as the strictest Foundation parser), or UTF-16 and UTF-32;
 /// - a member name with an escape or a non-ASCII byte (matching it would need Unicode equivalence, and the
