@@ -136,8 +136,7 @@ extension DataRequest {
             return try emptyValue(of: type, for: exchange)
         }
         do {
-            guard let keyPath else { return try JSONTape.decode(type, from: data, with: decoder) }
-            return try JSONTape.decode(type, from: data[try JSONScanner.range(of: keyPath, in: data)], with: decoder)
+            return try JSONTape.decode(type, from: data, at: keyPath, with: decoder)
         } catch {
             throw KonexError.decoding(
                 error, keyPath: keyPath, request: exchange.request,

@@ -36,19 +36,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let tape = decoder.tape
         guard tape.isOpen else { throw tape.decline() }
         var name = key.stringValue
-        let found = name.withUTF8 { wanted -> Int? in
-            var member = decoder.node + 1
-            while member < end {
-                if case .string(let range, _) = tape.nodes[member], range.count == wanted.count,
-                    wanted.isEmpty
-                        || memcmp(wanted.baseAddress!, tape.bytes.baseAddress! + range.lowerBound, wanted.count) == 0
-                {
-                    return member + 1
-                }
-                member = tape.next(after: member + 1)
-            }
-            return nil
-        }
+        let found = name.withUTF8 { tape.member(named: $0, inObjectAt: decoder.node) }
         if found == nil, name.utf8.contains(where: { $0 >= 0x80 }) { throw tape.decline() }
         return found
     }

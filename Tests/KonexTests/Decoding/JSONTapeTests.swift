@@ -263,3 +263,29 @@ import Testing
             nested: [[1, nil], [], [Int.random(in: Int.min / 2...Int.max / 2, using: &random)]])
     }
 }
+
+extension JSONTapeTests {
+    /// A key path is followed on the tape; one that leads nowhere gets the scanner's error, as before.
+    @Test(arguments: ["data.items", "data.items.1", "meta", "data.missing", "data.items.9", "data.items.x", "meta.0"])
+    func aKeyPathIsFollowedOnTheTapeAndAMissOnesTheScannersError(path: String) throws {
+        let data = Data(
+            #"{"meta":{"n":2},"data":{"items":[{"id":1,"title":"a","done":true},{"id":2,"title":"b","done":false}]}}"#
+                .utf8)
+        let keyPath = JSONKeyPath(path)
+        let viaTape = Result { try JSONTape.decode(JSON.self, from: data, at: keyPath, with: JSONDecoder()) }
+        let expected = Result {
+            try JSONDecoder().decode(JSON.self, from: data[try JSONScanner.range(of: keyPath, in: data)])
+        }
+        switch (viaTape, expected) {
+        case (.success(let a), .success(let b)): #expect(a == b)
+        case (.failure(let a), .failure(let b)): #expect(String(describing: a) == String(describing: b))
+        default: Issue.record("tape \(viaTape), expected \(expected)")
+        }
+        if case .success = expected {
+            let onTape = try data.withUnsafeBytes {
+                try JSONTape.decodeOnTape(JSON.self, from: $0.bindMemory(to: UInt8.self), at: keyPath, userInfo: [:])
+            }
+            #expect(try onTape == expected.get())
+        }
+    }
+}
