@@ -6,8 +6,8 @@ extension JSONTape {
     /// ``JSONScanner``'s for a path that leads nowhere) with `decoder` itself.
     ///
     /// The tape is tried only for a plain `JSONDecoder` (not a subclass, which may decode its own way) whose key
-    /// strategy is the default and that reads strict JSON; its date, data and float strategies do not matter, as
-    /// the tape leaves those types to `decoder`. When the tape declines halfway, `init(from:)` runs a second time
+    /// strategy is the default and that reads strict JSON; its date and data strategies are applied as `decoder`
+    /// applies them (a `formatted` date strategy is left to it). When the tape declines halfway, `init(from:)` runs a second time
     /// on `decoder`: a type whose decoding has side effects sees them twice on that (rare) path.
     static func decode<T: Decodable>(
         _ type: T.Type, from data: Data, at keyPath: JSONKeyPath? = nil, with decoder: JSONDecoder
@@ -16,7 +16,7 @@ extension JSONTape {
             do {
                 return try data.withUnsafeBytes { raw in
                     try decodeOnTape(
-                        type, from: raw.bindMemory(to: UInt8.self), at: keyPath, userInfo: decoder.userInfo)
+                        type, from: raw.bindMemory(to: UInt8.self), at: keyPath, settings: decoder)
                 }
             } catch {
                 // `decoder` decides, below.
@@ -42,10 +42,10 @@ extension JSONTape {
     /// `init(from:)` threw) when the tape cannot vouch for it.
     static func decodeOnTape<T: Decodable>(
         _ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>, at keyPath: JSONKeyPath? = nil,
-        userInfo: [CodingUserInfoKey: Any]
+        settings: JSONDecoder? = nil
     ) throws -> T {
         guard !bytes.isEmpty, let nodes = nodes(of: bytes) else { throw TapeDeclined.shared }
-        let tape = JSONTape(nodes: nodes, bytes: bytes, userInfo: userInfo)
+        let tape = JSONTape(nodes: nodes, bytes: bytes, settings: settings)
         // A decoder or container kept by `init(from:)` must not read `bytes` after this returns.
         defer { tape.isOpen = false }
         var root = 0

@@ -21,6 +21,10 @@ extension JSONTape {
         case .uint16: return unsafeBitCast(try integer(at: node) as UInt16, to: T.self)
         case .uint32: return unsafeBitCast(try integer(at: node) as UInt32, to: T.self)
         case .uint64: return unsafeBitCast(try integer(at: node) as UInt64, to: T.self)
+        case .float: return unsafeBitCast(try float(at: node), to: T.self)
+        case .date: return unsafeBitCast(try date(at: node, decoder: decoder), to: T.self)
+        case .data: return unsafeBitCast(try data(at: node, decoder: decoder), to: T.self)
+        case .url: return unsafeBitCast(try url(at: node), to: T.self)
         case .declined: throw decline()
         }
     }
@@ -41,12 +45,60 @@ extension JSONTape {
         guard isOpen, case .number(let range) = nodes[node] else { throw decline() }
         let text = UnsafeBufferPointer(rebasing: bytes[range])
         if let integer: Int64 = Self.integer(in: text), integer.magnitude < 1 << 53 { return Double(integer) }
-        let written = String(decoding: text, as: UTF8.self)
-        // Both parsers round correctly; where they might not agree (out of range, underflow) the tape declines.
-        guard let value = Double(written), value.isFinite, value != 0 || !Self.hasNonZeroDigit(written) else {
-            throw decline()
+        return try Self.checked(Double(String(decoding: text, as: UTF8.self)), text: text) ?? { throw decline() }()
+    }
+
+    /// Read from the text as `JSONDecoder` reads it, straight to `Float` (not through `Double`, which could round
+    /// twice).
+    func float(at node: Int) throws -> Float {
+        guard isOpen, case .number(let range) = nodes[node] else { throw decline() }
+        let text = UnsafeBufferPointer(rebasing: bytes[range])
+        return try Self.checked(Float(String(decoding: text, as: UTF8.self)), text: text) ?? { throw decline() }()
+    }
+
+    /// `value` when `JSONDecoder` would accept it: finite, and zero only when the text is zero (not an underflow).
+    /// Both parsers round correctly (`strtod`, `strtof`), so a value that passes is the same value.
+    private static func checked<Value: BinaryFloatingPoint>(_ value: Value?, text: UnsafeBufferPointer<UInt8>) -> Value?
+    {
+        guard let value, value.isFinite else { return nil }
+        if value == 0 {
+            for byte in text {
+                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+                if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return nil }
+            }
         }
         return value
+    }
+
+    /// A `Date` by the decoder's date strategy, as `JSONDecoder` applies it; `formatted` is left to it.
+    func date(at node: Int, decoder: () -> TapeDecoder) throws -> Date {
+        let strategy = dateStrategy
+        if case .deferredToDate = strategy { return try Date(from: decoder()) }
+        if case .secondsSince1970 = strategy { return Date(timeIntervalSince1970: try double(at: node)) }
+        if case .millisecondsSince1970 = strategy { return Date(timeIntervalSince1970: try double(at: node) / 1000) }
+        if case .iso8601 = strategy {
+            guard let date = try? Date.ISO8601FormatStyle().parse(try string(at: node)) else { throw decline() }
+            return date
+        }
+        if case .custom(let read) = strategy { return try read(decoder()) }
+        throw decline()
+    }
+
+    /// `Data` by the decoder's data strategy, as `JSONDecoder` applies it.
+    func data(at node: Int, decoder: () -> TapeDecoder) throws -> Data {
+        let strategy = dataStrategy
+        if case .base64 = strategy {
+            guard let data = Data(base64Encoded: try string(at: node)) else { throw decline() }
+            return data
+        }
+        if case .deferredToData = strategy { return try Data(from: decoder()) }
+        if case .custom(let read) = strategy { return try read(decoder()) }
+        throw decline()
+    }
+
+    func url(at node: Int) throws -> URL {
+        guard let url = URL(string: try string(at: node)) else { throw decline() }
+        return url
     }
 
     func integer<Integer: FixedWidthInteger>(at node: Int) throws -> Integer {
@@ -75,14 +127,6 @@ extension JSONTape {
         guard negative else { return Integer(exactly: magnitude) }
         guard magnitude != 0, magnitude <= UInt64(Int64.max) + 1 else { return nil }
         return Integer(exactly: magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
-    }
-
-    private static func hasNonZeroDigit(_ text: String) -> Bool {
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
-            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return true }
-        }
-        return false
     }
 
     /// The text of a string's content with escapes, already checked by the scanner (a `\u` high surrogate comes
@@ -138,8 +182,10 @@ extension JSONTape {
 
 /// The types the tape reads itself, and those it leaves to `JSONDecoder`.
 enum Primitive {
-    case none, bool, string, double, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
-    /// `Float`, and the types `JSONDecoder` decodes by rules of its own.
+    case none, bool, string, double, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float
+    /// The types `JSONDecoder` decodes by rules of its own, copied here.
+    case date, data, url
+    /// `Decimal`, whose parse is `JSONDecoder`'s own.
     case declined
 
     init(_ type: Any.Type) {
@@ -157,9 +203,11 @@ enum Primitive {
         case ObjectIdentifier(UInt16.self): self = .uint16
         case ObjectIdentifier(Int8.self): self = .int8
         case ObjectIdentifier(UInt8.self): self = .uint8
-        case ObjectIdentifier(Float.self), ObjectIdentifier(Date.self), ObjectIdentifier(Data.self),
-            ObjectIdentifier(URL.self), ObjectIdentifier(Decimal.self):
-            self = .declined
+        case ObjectIdentifier(Float.self): self = .float
+        case ObjectIdentifier(Date.self): self = .date
+        case ObjectIdentifier(Data.self): self = .data
+        case ObjectIdentifier(URL.self): self = .url
+        case ObjectIdentifier(Decimal.self): self = .declined
         default: self = .none
         }
     }

@@ -29,16 +29,23 @@ final class JSONTape {
     /// The document's bytes: valid only while ``isOpen`` (the decode that made the tape).
     let bytes: UnsafeBufferPointer<UInt8>
     let userInfo: [CodingUserInfoKey: Any]
+    /// The decoder whose date and data strategies apply (`nil`: the defaults).
+    let settings: JSONDecoder?
+    /// Read once, when the first `Date` or `Data` is met: each read of the decoder's settings takes its lock.
+    lazy var dateStrategy = settings?.dateDecodingStrategy ?? .deferredToDate
+    lazy var dataStrategy = settings?.dataDecodingStrategy ?? .base64
     /// Cleared when the decode that owns ``bytes`` returns, so a decoder kept past it refuses to read.
     var isOpen = true
     /// Set when the tape could not vouch for an answer (a type `JSONDecoder` treats specially, a number it might
     /// read otherwise) or when anything threw: the value made is then thrown away and `JSONDecoder` decides.
     var declined = false
 
-    init(nodes: [Node], bytes: UnsafeBufferPointer<UInt8>, userInfo: [CodingUserInfoKey: Any]) {
+    init(nodes: [Node], bytes: UnsafeBufferPointer<UInt8>, settings: JSONDecoder?) {
         self.nodes = nodes
         self.bytes = bytes
-        self.userInfo = userInfo
+        self.settings = settings
+        // `[CodingUserInfoKey: any Sendable]` in newer Foundations, `Any` in older ones: converted either way.
+        if let settings { self.userInfo = settings.userInfo } else { self.userInfo = [:] }
     }
 
     /// The node after the value at `index` (its whole subtree).

@@ -3,9 +3,9 @@ import Foundation
 /// A `Decoder` over a ``JSONTape``: one value of the document, and its single-value container.
 ///
 /// It answers only where its answer is the one `JSONDecoder` would give; anywhere else it declines
-/// (``JSONTape/decline()``), and the whole document goes to `JSONDecoder`. So it knows the primitives and the
-/// containers, and declines `Float` (the platforms round it differently), an integer written with a fraction or an
-/// exponent, and `Date`, `Data`, `URL` and `Decimal`, which `JSONDecoder` reads by its own rules.
+/// (``JSONTape/decline()``), and the whole document goes to `JSONDecoder`. So it reads the primitives, the
+/// containers, and `Date`, `Data` and `URL` by `JSONDecoder`'s rules for them, and declines `Decimal` (whose parse
+/// is `JSONDecoder`'s own) and an integer written with a fraction or an exponent.
 final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     let tape: JSONTape
     /// The value's node in ``tape``.
@@ -57,7 +57,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: Bool.Type) throws -> Bool { try tape.bool(at: node) }
     func decode(_ type: String.Type) throws -> String { try tape.string(at: node) }
     func decode(_ type: Double.Type) throws -> Double { try tape.double(at: node) }
-    func decode(_ type: Float.Type) throws -> Float { throw tape.decline() }
+    func decode(_ type: Float.Type) throws -> Float { try tape.float(at: node) }
     func decode(_ type: Int.Type) throws -> Int { try tape.integer(at: node) }
     func decode(_ type: Int8.Type) throws -> Int8 { try tape.integer(at: node) }
     func decode(_ type: Int16.Type) throws -> Int16 { try tape.integer(at: node) }

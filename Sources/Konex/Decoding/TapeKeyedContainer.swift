@@ -62,7 +62,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         try decoder.tape.double(at: try requiredValueNode(key))
     }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw decoder.tape.decline() }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try decoder.tape.float(at: try requiredValueNode(key))
+    }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(forKey: key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(forKey: key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(forKey: key) }

@@ -39,7 +39,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: Bool.Type) throws -> Bool { try decoder.tape.bool(at: try advance()) }
     mutating func decode(_ type: String.Type) throws -> String { try decoder.tape.string(at: try advance()) }
     mutating func decode(_ type: Double.Type) throws -> Double { try decoder.tape.double(at: try advance()) }
-    mutating func decode(_ type: Float.Type) throws -> Float { throw decoder.tape.decline() }
+    mutating func decode(_ type: Float.Type) throws -> Float { try decoder.tape.float(at: try advance()) }
     mutating func decode(_ type: Int.Type) throws -> Int { try decoder.tape.integer(at: try advance()) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try decoder.tape.integer(at: try advance()) }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try decoder.tape.integer(at: try advance()) }

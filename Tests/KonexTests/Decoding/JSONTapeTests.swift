@@ -25,6 +25,10 @@ import Testing
         var tags: [String: Int]
         var children: [Model]
         var nested: [[Int?]]
+        var stamp: Date
+        var blob: Data
+        var link: URL?
+        var ratio: Float
     }
 
     @Test(arguments: [
@@ -35,7 +39,7 @@ import Testing
     func theCommonShapesAreReadOnTheTape(text: String) throws {
         let data = Data(text.utf8)
         let onTape = try data.withUnsafeBytes {
-            try JSONTape.decodeOnTape(Small.self, from: $0.bindMemory(to: UInt8.self), userInfo: [:])
+            try JSONTape.decodeOnTape(Small.self, from: $0.bindMemory(to: UInt8.self))
         }
         #expect(onTape == (try JSONDecoder().decode(Small.self, from: data)))
     }
@@ -74,10 +78,10 @@ import Testing
         }
     }
 
-    /// Each case is a document `JSONDecoder` may read by rules the tape does not copy.
+    /// Each case is a document `JSONDecoder` may read by rules the tape does not copy, or refuses.
     @Test(arguments: [
-        (#"{"value":1.5}"#, Shape.float), (#"{"value":1}"#, .date), (#"{"value":"AAEC"}"#, .data),
-        (#"{"value":"https://a.test"}"#, .url), (#"{"value":1.5}"#, .decimal),
+        (#"{"value":1e39}"#, Shape.float), (#"{"value":"yesterday"}"#, .date), (#"{"value":"AA!C"}"#, .data),
+        (#"{"value":""}"#, .url), (#"{"value":1.5}"#, .decimal),
         (#"{"value":300}"#, .int8), (#"{"value":1.0}"#, .int), (#"{"value":1e2}"#, .int),
         (#"{"value":-0}"#, .int), (#"{"value":9223372036854775808}"#, .int), (#"{"value":-1}"#, .uint),
         (#"{"value":1,"value":2}"#, .int), (#"{"val\u0075e":1}"#, .int),
@@ -87,7 +91,63 @@ import Testing
         (#"[1.5]"#, .json),
     ])
     func theTapeDeclinesWhereJSONDecoderHasRulesOfItsOwn(text: String, shape: Shape) {
-        #expect(throws: TapeDeclined.self) { try Self.onTape(shape.type, Data(text.utf8)) }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(throws: TapeDeclined.self) { try Self.onTape(shape.type, Data(text.utf8), settings: decoder) }
+    }
+
+    struct Stamped: Codable, Equatable {
+        var when: Date
+        var blob: Data
+        var link: URL
+        var ratio: Float
+    }
+
+    /// A decoder's date and data strategies, as the tape applies them.
+    enum Strategies: Sendable, CaseIterable {
+        case defaults, secondsAndBytes, milliseconds, iso8601, custom
+
+        var decoder: JSONDecoder {
+            let decoder = JSONDecoder()
+            switch self {
+            case .defaults: break
+            case .secondsAndBytes:
+                decoder.dateDecodingStrategy = .secondsSince1970
+                decoder.dataDecodingStrategy = .deferredToData
+            case .milliseconds: decoder.dateDecodingStrategy = .millisecondsSince1970
+            case .iso8601: decoder.dateDecodingStrategy = .iso8601
+            case .custom:
+                decoder.dateDecodingStrategy = .custom { decoder in
+                    let text = try decoder.singleValueContainer().decode(String.self)
+                    return Date(timeIntervalSince1970: Double(text.dropFirst(4)).map { $0 * 86_400 } ?? 0)
+                }
+                decoder.dataDecodingStrategy = .custom { decoder in
+                    Data(try decoder.singleValueContainer().decode(String.self).utf8)
+                }
+            }
+            return decoder
+        }
+
+        var document: String {
+            let rest = #""link":"https://a.test/x?y=1#z","ratio":0.1"#
+            return switch self {
+            case .defaults: #"{"when":700000000.5,"blob":"AAEC/w==","# + rest + "}"
+            case .secondsAndBytes: #"{"when":1700000000,"blob":[0,1,255],"# + rest + "}"
+            case .milliseconds: #"{"when":1700000000123,"blob":"","# + rest + "}"
+            case .iso8601: #"{"when":"2026-11-26T16:30:00Z","blob":"AA==","# + rest + "}"
+            case .custom: #"{"when":"day:20000","blob":"raw text","# + rest + "}"
+            }
+        }
+    }
+
+    @Test(arguments: Strategies.allCases)
+    func datesDataURLsAndFloatsAreReadByJSONDecodersRules(strategies: Strategies) throws {
+        let data = Data(strategies.document.utf8)
+        let decoder = strategies.decoder
+        let onTape = try data.withUnsafeBytes {
+            try JSONTape.decodeOnTape(Stamped.self, from: $0.bindMemory(to: UInt8.self), settings: decoder)
+        }
+        #expect(onTape == (try decoder.decode(Stamped.self, from: data)))
     }
 
     @Test func aDocumentInUTF16IsLeftToJSONDecoder() throws {
@@ -185,7 +245,7 @@ import Testing
                 "seed \(seed) (KONEX_PROPERTY_SEED replays it), model \(index): \(String(decoding: data, as: UTF8.self))"
             do {
                 let onTape = try data.withUnsafeBytes {
-                    try JSONTape.decodeOnTape(Model.self, from: $0.bindMemory(to: UInt8.self), userInfo: [:])
+                    try JSONTape.decodeOnTape(Model.self, from: $0.bindMemory(to: UInt8.self))
                 }
                 #expect(onTape == model, "\(context)")
             } catch {
@@ -231,9 +291,9 @@ import Testing
         #expect(readOnTape > 50, "seed \(seed)")
     }
 
-    private static func onTape(_ type: any Decodable.Type, _ data: Data) throws -> Any {
+    private static func onTape(_ type: any Decodable.Type, _ data: Data, settings: JSONDecoder? = nil) throws -> Any {
         try data.withUnsafeBytes {
-            try JSONTape.decodeOnTape(type, from: $0.bindMemory(to: UInt8.self), userInfo: [:])
+            try JSONTape.decodeOnTape(type, from: $0.bindMemory(to: UInt8.self), settings: settings)
         }
     }
 
@@ -260,7 +320,16 @@ import Testing
                 }),
             children: depth < 2
                 ? (0..<Int.random(in: 0...2, using: &random)).map { _ in model(depth: depth + 1, using: &random) } : [],
-            nested: [[1, nil], [], [Int.random(in: Int.min / 2...Int.max / 2, using: &random)]])
+            nested: [[1, nil], [], [Int.random(in: Int.min / 2...Int.max / 2, using: &random)]],
+            stamp: Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...1e9, using: &random)),
+            blob: Data(
+                (0..<Int.random(in: 0...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }),
+            link: [
+                nil, URL(string: "https://a.test/p?q=1"), URL(string: "relative/path"), URL(string: "mailto:a@b.test"),
+            ]
+            .randomElement(using: &random)!,
+            ratio: [0, 0.1, -1.5e-20, 3.4e38, Float.random(in: -1e6...1e6, using: &random)].randomElement(
+                using: &random)!)
     }
 }
 
@@ -283,7 +352,7 @@ extension JSONTapeTests {
         }
         if case .success = expected {
             let onTape = try data.withUnsafeBytes {
-                try JSONTape.decodeOnTape(JSON.self, from: $0.bindMemory(to: UInt8.self), at: keyPath, userInfo: [:])
+                try JSONTape.decodeOnTape(JSON.self, from: $0.bindMemory(to: UInt8.self), at: keyPath)
             }
             #expect(try onTape == expected.get())
         }
