@@ -149,6 +149,9 @@ enum FuzzTargets {
         var tags: [String: Int]?
         var items: [Model]?
         var any: JSON?
+        var when: Date?
+        var blob: Data?
+        var link: URL?
     }
 
     /// The tape's answer is `JSONDecoder`'s answer: the same value, or an error. (Not always the same error:
@@ -167,6 +170,14 @@ enum FuzzTargets {
         agree(Model.self)
         agree([Model].self)
         agree(JSON.self)
+        // The same documents under the other date and data strategies the tape applies itself.
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.dataDecodingStrategy = .deferredToData
+        let direct = Result { try decoder.decode(Model.self, from: bytes) }
+        let viaTape = Result { try JSONTape.decode(Model.self, from: bytes, with: decoder) }
+        if case .success(let a) = direct, case .success(let b) = viaTape { check(a == b, "iso8601: \(a) / \(b)") }
+        check(direct.isSuccess == viaTape.isSuccess, "iso8601: JSONDecoder \(direct), tape \(viaTape)")
     }
 
     static func jsonScanner(_ bytes: Data) {
@@ -282,4 +293,11 @@ public func fuzzMain(
     var count = argc
     var arguments = argv
     return runDriver(&count, &arguments) { start, size in fuzz(start, size) }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
 }
