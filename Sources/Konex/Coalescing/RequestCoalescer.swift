@@ -85,9 +85,10 @@ public final class RequestCoalescer: TransportInterceptor {
                         continuation.resume(throwing: CancellationError())
                         return nil
                     }
-                    if state.flights[key] != nil {
-                        state.flights[key]!.waiters[id] = continuation
-                        state.flights[key]!.joined += 1
+                    // One hash of the key for a joining caller (it holds the URL and every header), not three.
+                    if let flight = state.flights.index(forKey: key) {
+                        state.flights.values[flight].waiters[id] = continuation
+                        state.flights.values[flight].joined += 1
                         return nil
                     }
                     state.generations += 1
