@@ -129,14 +129,7 @@ extension JSONScanner.Cursor {
         }
         // Unequal bytes can still be equal strings only through escapes or canonically equivalent Unicode.
         if !name.escaped && raw.allSatisfy({ $0 < 0x80 }) { return false }
-        return unescape(raw) == String(decoding: key, as: UTF8.self)
-    }
-
-    /// The text of a string's content, already checked by ``skipString()``.
-    private func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        var quoted = [UInt8(ascii: "\"")]
-        quoted.append(contentsOf: raw)
-        quoted.append(UInt8(ascii: "\""))
-        return (try? JSONDecoder().decode(String.self, from: Data(quoted))) ?? ""
+        // Checked by `skipString()`, so the escapes are whole.
+        return JSONTape.unescaped(raw) == String(decoding: key, as: UTF8.self)
     }
 }

@@ -103,8 +103,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         var joined: [String: (name: String, value: String)] = [:]
         for (name, value) in fields {
             let key = Self.folded(name)
-            if let found = joined[key] {
-                joined[key] = (found.name, found.value + separator + value)
+            // Appended in place: rebuilding the joined value on every repeat would copy it each time, quadratic in a
+            // name repeated thousands of times.
+            if let found = joined.index(forKey: key) {
+                joined.values[found].value += separator
+                joined.values[found].value += value
             } else {
                 joined[key] = (name, value)
             }
