@@ -216,6 +216,29 @@ import Testing
         #expect(error.codingPath == "id")
     }
 
+    /// Lines a hostile server could send: a repeated name, an escaped name, nesting past every parser's limit. Each
+    /// reads as `JSONDecoder` reads it on its own, and the one it refuses fails naming its line.
+    @Test func hostileJSONLinesDecodeAsJSONDecoderDecodesThem() async throws {
+        struct Item: Codable, Sendable, Equatable { let id: Int }
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let lines = [#"{"id":1,"id":2}"#, #"{"\u0069d":3}"#, #"{"id":4,"junk":"# + deep + "}"]
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/jsonl"), .chunks([.text(lines.joined(separator: "\n") + "\n")]))
+        var items: [Item] = []
+        let failure = await #expect(throws: KonexError.self) {
+            for try await item in try await KonexClient.mocked(mock).request("jsonl").stream()
+                .jsonLines(decoding: Item.self)
+            {
+                items.append(item)
+            }
+        }
+        let expected = try lines.prefix(2).map { try JSONDecoder().decode(Item.self, from: Data($0.utf8)) }
+        #expect(items == expected)
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(Item.self, from: Data(lines[2].utf8)) }
+        #expect(failure?.stage == .decoding)
+        #expect(failure?.message.hasPrefix("line 3 of the stream: ") == true)
+    }
+
     @Test func eventsOfAResponseThatIsNotAnEventStreamSayWhatCame() async throws {
         let mock = MockTransport(clock: ImmediateClock()).stubbing(.anything, .json(["a": 1] as JSON))
         let stream = try await KonexClient.mocked(mock).request("x").stream()
