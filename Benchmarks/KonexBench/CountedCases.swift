@@ -1,5 +1,6 @@
 import Foundation
 import Konex
+import KonexTesting
 
 #if Tracing && Metrics
     import KonexMetrics
@@ -19,6 +20,7 @@ enum CountedCase: String, CaseIterable, Sendable {
     case cacheHit = "cache_hit"
     case urlProtocolSmall = "urlprotocol_small"
     case sseParse = "sse_parse"
+    case coalescedBurst = "coalesced_burst"
     #if Tracing && Metrics
         case telemetryNoop = "telemetry_noop"
     #endif
@@ -35,6 +37,7 @@ enum CountedCase: String, CaseIterable, Sendable {
         case .cacheHit: "a fresh HTTPCache hit through validate() and the decode"
         case .urlProtocolSmall: "a small GET through URLSessionTransport, answered in-process by a URLProtocol"
         case .sseParse: "parsing 64 KiB of an LLM-style event stream"
+        case .coalescedBurst: "100 identical GETs through a RequestCoalescer over MockTransport, answered once all joined"
         #if Tracing && Metrics
             case .telemetryNoop: "pipeline_mock with TracingInstrument and MetricsInstrument, nothing bootstrapped"
         #endif
@@ -70,6 +73,8 @@ enum CountedCase: String, CaseIterable, Sendable {
             case .asyncHTTPClientSmall, .asyncHTTPClientSmallRaw:
                 return Self.overAsyncHTTPClient(raw: self == .asyncHTTPClientSmallRaw)
         #endif
+        case .coalescedBurst:
+            return Self.coalescedBurst()
         case .sseParse:
             let chunk = sampleEventStream(megabytes: 1).0.prefix(65_536)
             return {
@@ -86,6 +91,30 @@ enum CountedCase: String, CaseIterable, Sendable {
         let operation = makeOperation()
         for _ in 0..<20 { try await operation() }
         for _ in 0..<count { try await operation() }
+    }
+}
+
+extension CountedCase {
+    /// A burst of 100 callers of one GET through a RequestCoalescer: the mock answers on a manual clock, advanced
+    /// once every caller waits on the shared call, so every burst is one transport call and 99 joins.
+    static func coalescedBurst() -> @Sendable () async throws -> Void {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock, journalLimit: 0)
+        mock.stub(.get("/small"), MockResponse.data(Benchmarks.mockBody, contentType: "application/json").delayed(by: .seconds(1)))
+        let coalescer = RequestCoalescer()
+        let client = KonexClient(
+            baseURL: URL(string: "https://bench.test")!, transport: mock, clock: clock, interceptors: [coalescer])
+        return {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<100 {
+                    group.addTask { _ = try await client.request("/small").validate().responseObject(of: Small.self) }
+                }
+                try await clock.waitForSleepers(1)
+                while coalescer.waiterCount < 100 { try await Task.sleep(for: .milliseconds(5)) }
+                clock.advance(by: .seconds(1))
+                try await group.waitForAll()
+            }
+        }
     }
 }
 

@@ -129,43 +129,53 @@ extension DataRequest {
                 failure.attempt = attempt
 
                 // retry
-                if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
-                let elapsed = elapsedOnClientClock?() ?? .zero
-                var delay: Duration?
-                decide: for (position, retrier) in retriers.enumerated() {
-                    let decision: RetryDecision
-                    if let remembering = retrier as? any RememberingRetrier {
-                        decision = await remembering.shouldRetry(
-                            request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &notes[position])
-                    } else {
-                        decision = await retrier.shouldRetry(
-                            request, dueTo: failure, attempt: attempt, elapsed: elapsed)
-                    }
-                    switch decision {
-                    case .doNotRetry: continue
-                    case .retry(let after):
-                        delay = after
-                        recorders.willRetry(
-                            RetryEvent(attempt: attempt, error: failure, retrier: retrier, delay: after))
-                        break decide
-                    case .fail(var error):
-                        error.attempt = attempt
-                        throw error
-                    }
-                }
-                guard let delay else { throw failure }
-                if Task.isCancelled { throw cancellationError(request) }
-                do {
-                    try await client.activeClock.sleep(for: delay)
-                } catch {
-                    throw cancellationError(request)
-                }
+                try await retry(
+                    after: failure, of: request, attempt: attempt, retriers: retriers, elapsed: elapsedOnClientClock,
+                    notes: &notes, recorders: recorders)
                 attempt += 1
             }
         } catch {
             let failure = error as? KonexError ?? cancellationError()
             recorders.end(.failure(failure), attempts: attempt)
             throw failure
+        }
+    }
+
+    /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
+    /// - Throws: `failure` when no retrier takes it, a retrier's own error, or a cancellation error.
+    // Not inlined into `run`: its decisions and waits would take room in every request's async frame, failed or not.
+    @inline(never) private func retry(
+        after failure: KonexError, of request: TransportRequest, attempt: Int, retriers: Layers<any RequestRetrier>,
+        elapsed elapsedOnClientClock: (@Sendable () -> Duration)?, notes: inout [Int: String], recorders: Recorders
+    ) async throws {
+        if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
+        let elapsed = elapsedOnClientClock?() ?? .zero
+        var delay: Duration?
+        decide: for (position, retrier) in retriers.enumerated() {
+            let decision: RetryDecision
+            if let remembering = retrier as? any RememberingRetrier {
+                decision = await remembering.shouldRetry(
+                    request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &notes[position])
+            } else {
+                decision = await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+            }
+            switch decision {
+            case .doNotRetry: continue
+            case .retry(let after):
+                delay = after
+                recorders.willRetry(RetryEvent(attempt: attempt, error: failure, retrier: retrier, delay: after))
+                break decide
+            case .fail(var error):
+                error.attempt = attempt
+                throw error
+            }
+        }
+        guard let delay else { throw failure }
+        if Task.isCancelled { throw cancellationError(request) }
+        do {
+            try await client.activeClock.sleep(for: delay)
+        } catch {
+            throw cancellationError(request)
         }
     }
 

@@ -35,9 +35,19 @@ enum Received {
         _ request: TransportRequest, redirects: Redirects,
         send: (TransportRequest) async throws -> (Data, ResponseHead, Body)
     ) async throws -> (Data, ResponseHead, Body) {
-        var received = try await send(request)
+        let received = try await send(request)
         // Most answers are not redirects: one comparison, and nothing allocated.
         guard RedirectRules.redirects(received.1.statusCode) else { return received }
+        return try await following(received, of: request, redirects: redirects, send: send)
+    }
+
+    /// The redirect loop of ``following(_:redirects:send:)``, from the first 3xx `received` for `request`.
+    // Not inlined: its requests, hops and decisions would take room in every request's async frame, redirected or not.
+    @inline(never) private static func following(
+        _ received: (Data, ResponseHead, Body), of request: TransportRequest, redirects: Redirects,
+        send: (TransportRequest) async throws -> (Data, ResponseHead, Body)
+    ) async throws -> (Data, ResponseHead, Body) {
+        var received = received
         var current = request
         var visited = [RedirectRules.visitKey(request)]
         var hops: [Redirect] = []
@@ -124,6 +134,18 @@ enum Received {
         }
         let context = TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
         let (response, body) = try await transport.send(request, context: context)
+        // The usual answer, a whole body for memory, returns here; reading it as it comes, into a file or as a stream
+        // happens in a frame of its own (its locals would otherwise take room in every request's frame).
+        if case .memory = target, let data = body.data { return (data, response, Body(phases: phases?.value)) }
+        return try await received(
+            body, of: response, for: request, into: target, report: report, limit: limit, phases: phases)
+    }
+
+    /// The rest of ``receiveOnce(_:over:into:report:limit:)``: a body that is not a whole one for memory.
+    @inline(never) private static func received(
+        _ body: ResponseBody, of response: ResponseHead, for request: TransportRequest, into target: BodyTarget,
+        report: ProgressReport?, limit: Int?, phases: Lock<TransferPhases?>?
+    ) async throws -> (Data, ResponseHead, Body) {
         switch target {
         case .memory, .webSocket:
             if let data = body.data { return (data, response, Body(phases: phases?.value)) }

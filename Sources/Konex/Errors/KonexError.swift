@@ -48,31 +48,132 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let connection = Stage(rawValue: "connection")
     }
 
+    // The fields live in one reference, copied on write: a `KonexError` is a word wide. Errors are rare, but the
+    // pipeline's async frames keep a slot for every error it might build or pass on, and a 320-byte value in each
+    // made a request's frames tens of kilobytes (see BENCHMARKS.md, "Memory a request holds").
+    private final class Storage: @unchecked Sendable {  // mutated only while uniquely referenced (`unique()`)
+        var stage: Stage
+        var message: String
+        var method: HTTPMethod?
+        var url: URL?
+        var request: TransportRequest?
+        var response: ResponseHead?
+        var data: Data?
+        var underlyingError: (any Error)?
+        var errorBody: (any Sendable)?
+        var codingPath: String?
+        var attempt: Int
+        var redaction: Redaction?
+
+        init(
+            stage: Stage, message: String, method: HTTPMethod?, url: URL?, request: TransportRequest?,
+            response: ResponseHead?, data: Data?, underlyingError: (any Error)?, errorBody: (any Sendable)?,
+            codingPath: String?, attempt: Int
+        ) {
+            self.stage = stage
+            self.message = message
+            self.method = method
+            self.url = url
+            self.request = request
+            self.response = response
+            self.data = data
+            self.underlyingError = underlyingError
+            self.errorBody = errorBody
+            self.codingPath = codingPath
+            self.attempt = attempt
+            redaction = nil
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(
+                stage: stage, message: message, method: method, url: url, request: request, response: response,
+                data: data, underlyingError: underlyingError, errorBody: errorBody, codingPath: codingPath,
+                attempt: attempt)
+            copy.redaction = redaction
+            return copy
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first when another value shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// The stage that failed.
-    public var stage: Stage
+    public var stage: Stage {
+        get { storage.stage }
+        set { unique().stage = newValue }
+    }
+
     /// What went wrong, in one sentence.
-    public var message: String
+    public var message: String {
+        get { storage.message }
+        set { unique().message = newValue }
+    }
+
     /// The request's method, when known.
-    public var method: HTTPMethod?
+    public var method: HTTPMethod? {
+        get { storage.method }
+        set { unique().method = newValue }
+    }
+
     /// The request's URL, when known (not known when the URL itself was invalid).
-    public var url: URL?
+    public var url: URL? {
+        get { storage.url }
+        set { unique().url = newValue }
+    }
+
     /// The request as sent, after adapters, when it got that far.
-    public var request: TransportRequest?
+    public var request: TransportRequest? {
+        get { storage.request }
+        set { unique().request = newValue }
+    }
+
     /// The HTTP response, when one arrived.
-    public var response: ResponseHead?
+    public var response: ResponseHead? {
+        get { storage.response }
+        set { unique().response = newValue }
+    }
+
     /// The body as received, when one arrived.
-    public var data: Data?
+    public var data: Data? {
+        get { storage.data }
+        set { unique().data = newValue }
+    }
+
     /// The error that caused this one: a `URLError`, a `DecodingError`, a validator's error …
-    public var underlyingError: (any Error)?
+    public var underlyingError: (any Error)? {
+        get { storage.underlyingError }
+        set { unique().underlyingError = newValue }
+    }
+
     /// The error body decoded as the `errorType` the call asked for, when validation failed.
-    public var errorBody: (any Sendable)?
+    public var errorBody: (any Sendable)? {
+        get { storage.errorBody }
+        set { unique().errorBody = newValue }
+    }
+
     /// The coding path of a decoding failure, e.g. `data.items[3].title`.
-    public var codingPath: String?
+    public var codingPath: String? {
+        get { storage.codingPath }
+        set { unique().codingPath = newValue }
+    }
+
     /// The attempt that produced this error, starting at 1.
-    public var attempt: Int
+    public var attempt: Int {
+        get { storage.attempt }
+        set { unique().attempt = newValue }
+    }
+
     /// What ``description`` and ``bodySnippet`` hide: the client's redaction, set as the error leaves a request;
     /// `nil` means ``Redaction/default``.
-    public var redaction: Redaction?
+    public var redaction: Redaction? {
+        get { storage.redaction }
+        set { unique().redaction = newValue }
+    }
 
     /// Creates an error; Konex fills in the request and response context as the error travels up.
     public init(
@@ -80,18 +181,9 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         response: ResponseHead? = nil, data: Data? = nil, underlyingError: (any Error)? = nil,
         errorBody: (any Sendable)? = nil, codingPath: String? = nil, attempt: Int = 1
     ) {
-        self.stage = stage
-        self.message = message
-        self.method = method
-        self.url = url
-        self.request = request
-        self.response = response
-        self.data = data
-        self.underlyingError = underlyingError
-        self.errorBody = errorBody
-        self.codingPath = codingPath
-        self.attempt = attempt
-        redaction = nil
+        storage = Storage(
+            stage: stage, message: message, method: method, url: url, request: request, response: response, data: data,
+            underlyingError: underlyingError, errorBody: errorBody, codingPath: codingPath, attempt: attempt)
     }
 
     /// The response's status code, when a response arrived.

@@ -96,26 +96,67 @@ public struct RequestTiming: Sendable, Hashable {
 /// How long each phase of a transfer took, as the system measured it (`nil` for a phase that did not happen, such
 /// as DNS and connect on a reused connection).
 public struct TransferPhases: Sendable, Hashable {
+    // Five optional durations are 113 bytes; every timing and every response carries a `TransferPhases?`, and the
+    // pipeline's async frames keep a slot for each copy. In one immutable reference they are a word wide.
+    private struct Values: Hashable {
+        var domainLookup, connect, secureConnection, firstByte, download: Duration?
+    }
+
+    private final class Storage: Sendable {
+        let values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private var storage: Storage
+
+    private mutating func update(_ change: (inout Values) -> Void) {
+        var values = storage.values
+        change(&values)
+        storage = Storage(values)
+    }
+
     /// Resolving the host name.
-    public var domainLookup: Duration?
+    public var domainLookup: Duration? {
+        get { storage.values.domainLookup }
+        set { update { $0.domainLookup = newValue } }
+    }
+
     /// Opening the connection, TLS included.
-    public var connect: Duration?
+    public var connect: Duration? {
+        get { storage.values.connect }
+        set { update { $0.connect = newValue } }
+    }
+
     /// The TLS handshake.
-    public var secureConnection: Duration?
+    public var secureConnection: Duration? {
+        get { storage.values.secureConnection }
+        set { update { $0.secureConnection = newValue } }
+    }
+
     /// From sending the request to the first byte of the response.
-    public var firstByte: Duration?
+    public var firstByte: Duration? {
+        get { storage.values.firstByte }
+        set { update { $0.firstByte = newValue } }
+    }
+
     /// Receiving the response, first byte to last.
-    public var download: Duration?
+    public var download: Duration? {
+        get { storage.values.download }
+        set { update { $0.download = newValue } }
+    }
 
     /// Creates phase timings.
     public init(
         domainLookup: Duration? = nil, connect: Duration? = nil, secureConnection: Duration? = nil,
         firstByte: Duration? = nil, download: Duration? = nil
     ) {
-        self.domainLookup = domainLookup
-        self.connect = connect
-        self.secureConnection = secureConnection
-        self.firstByte = firstByte
-        self.download = download
+        storage = Storage(
+            Values(
+                domainLookup: domainLookup, connect: connect, secureConnection: secureConnection, firstByte: firstByte,
+                download: download))
     }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.storage.values == rhs.storage.values }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.values) }
 }
