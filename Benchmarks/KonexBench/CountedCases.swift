@@ -37,7 +37,8 @@ enum CountedCase: String, CaseIterable, Sendable {
         case .cacheHit: "a fresh HTTPCache hit through validate() and the decode"
         case .urlProtocolSmall: "a small GET through URLSessionTransport, answered in-process by a URLProtocol"
         case .sseParse: "parsing 64 KiB of an LLM-style event stream"
-        case .coalescedBurst: "100 identical GETs through a RequestCoalescer over MockTransport, answered once all joined"
+        case .coalescedBurst:
+            "100 identical GETs through a RequestCoalescer over MockTransport, answered once all joined"
         #if Tracing && Metrics
             case .telemetryNoop: "pipeline_mock with TracingInstrument and MetricsInstrument, nothing bootstrapped"
         #endif
@@ -100,7 +101,9 @@ extension CountedCase {
     static func coalescedBurst() -> @Sendable () async throws -> Void {
         let clock = ManualClock()
         let mock = MockTransport(clock: clock, journalLimit: 0)
-        mock.stub(.get("/small"), MockResponse.data(Benchmarks.mockBody, contentType: "application/json").delayed(by: .seconds(1)))
+        mock.stub(
+            .get("/small"),
+            MockResponse.data(Benchmarks.mockBody, contentType: "application/json").delayed(by: .seconds(1)))
         let coalescer = RequestCoalescer()
         let client = KonexClient(
             baseURL: URL(string: "https://bench.test")!, transport: mock, clock: clock, interceptors: [coalescer])

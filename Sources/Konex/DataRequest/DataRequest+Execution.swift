@@ -36,19 +36,8 @@ extension DataRequest {
         let started = ContinuousClock.now
 
         // 1. build (again for a retry: handing adapters the only reference lets them change it without a copy)
-        var built: TransportRequest?
-        let recorders: Recorders
-        do {
-            let request = try makeRequest()
-            recorders = Recorders(
-                shared.instruments, started: started, request: instrumented(request.method, request.url, target))
-            built = request
-        } catch {
-            let failure = error as? KonexError ?? cancellationError()
-            Recorders(shared.instruments, started: started, request: instrumented(nil, failure.url, target))
-                .end(.failure(failure), attempts: 0)
-            throw failure
-        }
+        let (first, recorders) = try begin(target, instruments: shared.instruments, started: started)
+        var built: TransportRequest? = consume first
 
         let adapters = Layers(shared.adapters, endpoint?.requestAdapters, self.adapters)
         let plugins = Layers(shared.plugins, endpoint?.requestPlugins, self.plugins)
@@ -78,27 +67,13 @@ extension DataRequest {
                 } else {
                     request = try makeRequest()
                 }
-                for adapter in adapters {
-                    do {
-                        request = try await adapter.adapt(consume request)
-                    } catch {
-                        // The adapter consumed the request; the error names it from the endpoint instead.
-                        var failure = cancellationError()
-                        if !Task.isCancelled {
-                            failure.stage = .adaptation
-                            failure.message = "adapter \(type(of: adapter)) failed: \(error)"
-                            failure.underlyingError = error
-                        }
-                        failure.attempt = attempt
-                        throw failure
-                    }
-                }
+                if !adapters.isEmpty { request = try await adapted(consume request, by: adapters, attempt: attempt) }
 
                 // instruments inject what they carry (a trace context), so plugins see the request as sent
                 recorders.attemptWillSend(&request, attempt: attempt)
 
                 // 3. plugins see the request
-                for plugin in plugins { await plugin.didSendRequest(request) }
+                if !plugins.isEmpty { await Self.tell(plugins, sent: request) }
 
                 // 4. transport
                 let outcome = await send(
@@ -106,15 +81,16 @@ extension DataRequest {
                 recorders.attemptDidEnd(outcome, attempt: attempt)
 
                 // 5. plugins see the response
-                for plugin in plugins { await plugin.didReceiveResponse(outcome, for: request) }
+                if !plugins.isEmpty { await Self.tell(plugins, received: outcome, for: request) }
 
                 // 6. validate
-                var failure: KonexError
+                let failure: KonexError
                 switch outcome {
                 case .success(let received):
                     let rejection: KonexError? =
                         received.webSocket == nil ? validate(received, request: request, validators: validators) : nil
-                    guard let rejection else {
+                    guard var rejection else {
+                        // 7. process
                         var exchange = try process(received, request: request, endpoint: endpoint, shared: shared)
                         recorders.ended(exchange, attempts: attempt)
                         if exchange.webSocket != nil { exchange.recorders = recorders }
@@ -122,11 +98,12 @@ extension DataRequest {
                     }
                     BodyFile.remove(received.file)
                     received.stream?.cancel()
+                    rejection.attempt = attempt
                     failure = rejection
-                case .failure(let error):
+                case .failure(var error):
+                    error.attempt = attempt
                     failure = error
                 }
-                failure.attempt = attempt
 
                 // retry
                 try await retry(
@@ -139,6 +116,69 @@ extension DataRequest {
             recorders.end(.failure(failure), attempts: attempt)
             throw failure
         }
+    }
+
+    // The helpers below are synchronous on purpose: their locals live on the thread's stack for a moment, where an
+    // async function's would take room in the request's async frame for as long as it runs.
+
+    /// Step 1: the request and the instruments' recorders; a request that cannot be built is recorded as failed.
+    private func begin(_ target: BodyTarget, instruments: [any RequestInstrument], started: ContinuousClock.Instant)
+        throws(KonexError) -> (TransportRequest, Recorders)
+    {
+        do {
+            let request = try makeRequest()
+            let recorders = Recorders(
+                instruments, started: started, request: instrumented(request.method, request.url, target))
+            return (request, recorders)
+        } catch {
+            let failure = error as? KonexError ?? cancellationError()
+            Recorders(instruments, started: started, request: instrumented(nil, failure.url, target))
+                .end(.failure(failure), attempts: 0)
+            throw failure
+        }
+    }
+
+    /// The error for an adapter that threw; it consumed the request, so the error names it from the endpoint.
+    private func adaptationFailure(_ error: any Error, by adapter: any RequestAdapter, attempt: Int) -> KonexError {
+        var failure = cancellationError()
+        if !Task.isCancelled {
+            failure.stage = .adaptation
+            failure.message = "adapter \(type(of: adapter)) failed: \(error)"
+            failure.underlyingError = error
+        }
+        failure.attempt = attempt
+        return failure
+    }
+
+    // Steps 2, 3 and 5 run in frames of their own, entered only when there are components: a loop that awaits keeps its
+    // element, its iterator and its arguments in the async frame, and in `run` that room would be held for the whole
+    // request, the transport's wait included.
+
+    /// Step 2: each adapter in order gets the request (the only reference to it, so it changes without a copy).
+    @inline(never) private func adapted(
+        _ request: consuming TransportRequest, by adapters: Layers<any RequestAdapter>, attempt: Int
+    ) async throws -> TransportRequest {
+        for adapter in adapters {
+            do {
+                request = try await adapter.adapt(consume request)
+            } catch {
+                throw adaptationFailure(error, by: adapter, attempt: attempt)
+            }
+        }
+        return request
+    }
+
+    /// Step 3: the plugins see the request as sent.
+    @inline(never) private static func tell(_ plugins: Layers<any KonexPlugin>, sent request: TransportRequest) async {
+        for plugin in plugins { await plugin.didSendRequest(request) }
+    }
+
+    /// Step 5: the plugins see the outcome.
+    @inline(never) private static func tell(
+        _ plugins: Layers<any KonexPlugin>, received outcome: Result<TransportResponse, KonexError>,
+        for request: TransportRequest
+    ) async {
+        for plugin in plugins { await plugin.didReceiveResponse(outcome, for: request) }
     }
 
     /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.

@@ -2,7 +2,7 @@ import Foundation
 
 extension Received {
     /// An attempt's exchange and what it answers.
-    typealias Exchanged = (Data, ResponseHead, Body, TransportReply?)
+    typealias Exchanged = (Data, ResponseHead, Body)
 
     /// Runs one attempt's exchange within `limit` on `clock` (``firstOf(_:orDeadline:on:discarding:)``): past it the
     /// caller gets a timeout at once and the exchange is cancelled, without waiting for it to stop (a transport slow

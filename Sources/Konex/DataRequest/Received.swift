@@ -15,6 +15,12 @@ enum Received {
         var countedProgress = false
         /// The redirects followed to reach this response, first to last.
         var redirects: [Redirect] = []
+        /// Where the answer came from, when an interceptor says (a cache hit, a shared call).
+        var source: ResponseSource = .network
+        /// Whether more than one caller received this answer (a coalesced call).
+        var isShared = false
+        /// How long the call waited for a ``ConcurrencyLimit`` slot.
+        var queueTime: Duration = .zero
     }
 
     /// Receives the body of `request` as `target` asks, following redirects by ``RedirectRules`` and `redirects`.
