@@ -390,6 +390,71 @@ struct Benchmarks {
 }
 
 extension Benchmarks {
+    /// `inflight_memory`: the memory a request holds while it waits on its transport (its async frames, its records):
+    /// the resident growth of a fresh process that parks 10,000 requests in a MockTransport on a manual clock, against
+    /// the same 10,000 calls made to the transport alone (`--park konex|alone`, three processes each way).
+    func inflightMemory() async throws -> Result {
+        func parked(_ way: String) throws -> Double {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = ["--park", way]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0, let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            else { throw ServerError("--park \(way) failed: \(text)") }
+            return bytes
+        }
+        var alones: [Double] = []
+        var konexes: [Double] = []
+        for _ in 0..<3 {
+            alones.append(try parked("alone"))
+            konexes.append(try parked("konex"))
+        }
+        let (held, bare) = (konexes.median, alones.median)
+        return Result(
+            id: "inflight_memory", konex: held, baseline: bare, ratio: nil, unit: "bytes resident a request",
+            detail: "10,000 requests waiting on MockTransport at once (validate, decode) vs the same calls to the "
+                + "transport alone, median of 3 processes (Konex: \(konexes.map { Int($0) }), alone: "
+                + "\(alones.map { Int($0) })); Konex's own share: \(Int(held - bare)) bytes")
+    }
+
+    /// `--park konex|alone`: parks 10,000 requests (through Konex, or straight to the transport) and prints the
+    /// resident growth a request, in a process of its own so no earlier case's freed memory is reused.
+    static func park(_ way: String) async throws -> Int {
+        let count = 10_000
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock, journalLimit: 0)
+        mock.stub(.anything, MockResponse.json(Small(id: 1, title: "parked", done: true)).delayed(by: .seconds(1)))
+        let base = URL(string: "https://bench.test")!
+        let client = KonexClient(baseURL: base, transport: mock)
+        let request = TransportRequest(head: RequestHead(method: .get, url: base.appendingPathComponent("small")))
+        let context = TransportContext(delivery: .whole)
+        let alone = way == "alone"
+        let call: @Sendable () async throws -> Void = {
+            if alone {
+                _ = try await mock.send(request, context: context)
+            } else {
+                _ = try await client.request("/small").validate().responseObject(of: Small.self)
+            }
+        }
+        func run(_ count: Int) async throws -> Int {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let before = memory().resident
+                for _ in 0..<count { group.addTask { try await call() } }
+                try await clock.waitForSleepers(count, timeout: .seconds(60))
+                let held = memory().resident - before
+                clock.advance(by: .seconds(1))
+                try await group.waitForAll()
+                return held / count
+            }
+        }
+        _ = try await run(10)  // first-use metadata and the worker threads, outside the count
+        return try await run(count)
+    }
+
     /// Case 7: a large download through `download(to:)` (streamed to disk) and the same body in memory, with peak
     /// RSS growth sampled every millisecond while each runs.
     /// - Parameters:

@@ -35,6 +35,11 @@ if let index = arguments.firstIndex(of: "--count") {
     try blocking { try await counted.run(count: count) }
     exit(0)
 }
+if let index = arguments.firstIndex(of: "--park") {
+    let way = arguments.indices.contains(index + 1) ? arguments[index + 1] : "konex"
+    try blocking { print(try await Benchmarks.park(way)) }
+    exit(0)
+}
 let smoke = arguments.contains("--smoke")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap {
     arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
@@ -129,6 +134,7 @@ nonisolated func runAll(port: UInt16) async -> [Result] {
         #endif
     }
     if wanted("memory") { await attempt("memory_growth") { [try await bench.memoryGrowth()] } }
+    if wanted("inflight") { await attempt("inflight_memory") { [try await bench.inflightMemory()] } }
     if wanted("download") { await attempt("download_rss") { [try await bench.download()] } }
     if wanted("stream") || wanted("sse") {
         for (id, run) in bench.streamingCases() where wanted(id) || wanted("stream") {
