@@ -110,4 +110,48 @@ import Testing
         let unmatched = try #require(error.underlyingError as? UnmatchedRequestError)
         #expect(unmatched.nearest.first?.differences == ["query item \"page\": expected \"2\", got \"1\""])
     }
+
+    /// `KonexError` keeps its fields in one shared reference (a word wide in async frames); it must still behave as a
+    /// value: a copy changed later leaves the original as it was, field by field, however many copies share it.
+    @Test func aKonexErrorIsAValueThoughItsFieldsLiveInOneReference() {
+        let original = KonexError(
+            stage: .validation, message: "rejected", method: .get, url: URL(string: "https://api.test/a"),
+            data: Data("body".utf8), codingPath: "a.b", attempt: 2)
+        var copy = original
+        let third = copy
+        copy.stage = .decoding
+        copy.message = "changed"
+        copy.url = nil
+        copy.data = nil
+        copy.codingPath = nil
+        copy.attempt = 7
+        copy.redaction = Redaction(headers: ["X-Secret"], queryItems: [], jsonFields: [])
+        for unchanged in [original, third] {
+            #expect(unchanged.stage == .validation)
+            #expect(unchanged.message == "rejected")
+            #expect(unchanged.url?.absoluteString == "https://api.test/a")
+            #expect(unchanged.data == Data("body".utf8))
+            #expect(unchanged.codingPath == "a.b")
+            #expect(unchanged.attempt == 2)
+            #expect(unchanged.redaction == nil)
+        }
+        #expect(copy.stage == .decoding && copy.message == "changed" && copy.url == nil && copy.attempt == 7)
+        #expect(copy.redaction != nil)
+    }
+
+    /// `TransferPhases` keeps its durations in one reference too: equality and hashing are by value.
+    @Test func transferPhasesCompareAndHashByValue() {
+        let a = TransferPhases(domainLookup: .milliseconds(3), connect: .milliseconds(5), firstByte: .milliseconds(9))
+        var b = TransferPhases(domainLookup: .milliseconds(3))
+        b.connect = .milliseconds(5)
+        b.firstByte = .milliseconds(9)
+        #expect(a == b)
+        #expect(Set([a, b]).count == 1)
+        let before = b
+        b.download = .milliseconds(1)
+        #expect(b != a)
+        #expect(before == a)
+        #expect(b.download == .milliseconds(1) && before.download == nil)
+        #expect(b.secureConnection == nil)
+    }
 }
