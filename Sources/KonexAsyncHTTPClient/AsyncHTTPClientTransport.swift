@@ -114,14 +114,30 @@
                 context.observesProgress ? { @Sendable in context.reportUpload($0) } : nil
             let (head, body, url, limits) = try await self.head(for: request, uploadProgress: upload)
             let response = Self.head(status: head.status, headers: head.headers, url: url)
+            guard context.delivery == .whole, limits.deadline == nil, limits.idle == nil else {
+                // Limits to watch, or a body the reader pulls: in a frame of their own, so the usual answer's frame
+                // (held while the server thinks) has no room for their records, closures and tasks.
+                return try await delivered(
+                    body, response: response, headers: head.headers, url: url, limits: limits,
+                    context: context)
+            }
+            do {
+                // No limit of its own to watch: read in this task, with no watchdog, record or closure.
+                return (response, ResponseBody(try await Self.collect(body, announced: head.headers)))
+            } catch {
+                throw Self.transportError(error, url: url)
+            }
+        }
+
+        /// The rest of ``send(_:context:)``: a whole body read under the body limits, or a body the reader pulls.
+        @inline(never) private func delivered(
+            _ body: HTTPClientResponse.Body, response: ResponseHead, headers: NIOHTTP1.HTTPHeaders, url: URL,
+            limits: BodyLimits, context: TransportContext
+        ) async throws -> (ResponseHead, ResponseBody) {
             guard context.delivery != .whole else {
                 do {
-                    guard limits.deadline != nil || limits.idle != nil else {
-                        // No limit of its own to watch: read in this task, with no watchdog, record or closure.
-                        return (response, ResponseBody(try await Self.collect(body, announced: head.headers)))
-                    }
                     let data = try await withBodyLimits(limits) { activity in
-                        try await Self.collect(body, announced: head.headers) { activity.arrived() }
+                        try await Self.collect(body, announced: headers) { activity.arrived() }
                     }
                     return (response, ResponseBody(data))
                 } catch {
@@ -176,6 +192,14 @@
             guard let tracer = clientTracer, request.headers.contains(name: "traceparent") else {
                 return try await client.execute(request, deadline: deadline)
             }
+            return try await execute(request, deadline: deadline, tracedBy: tracer)
+        }
+
+        /// ``execute(_:deadline:)`` when AsyncHTTPClient traces too, in a frame of its own (a context and a copy of the
+        /// request the untraced call has no use for).
+        @inline(never) private func execute(
+            _ request: HTTPClientRequest, deadline: NIODeadline, tracedBy tracer: any Tracer
+        ) async throws -> HTTPClientResponse {
             var context = ServiceContext.current ?? .topLevel
             tracer.extract(request.headers, into: &context, using: HeadersExtractor())
             var request = request
