@@ -114,45 +114,55 @@ public final class HTTPCache: TransportInterceptor {
         // that asked for it as it arrives.
         guard next.delivery == .whole else { return try await next(request) }
         let key = key(for: request)
-        let method = request.httpMethod
-        guard method == "GET" else {
-            let reply = try await next(request)
-            // An unsafe method that succeeded changed the resource: what is stored for it is outdated (§4.4).
-            if !["HEAD", "OPTIONS", "TRACE"].contains(method), (200..<400).contains(reply.response.statusCode) {
-                await invalidate(after: request, key: key, reply: reply)
-            }
-            return reply
-        }
-        // What goes on to the network: the transport's own cache stays out of it. Made only when needed (a hit should
-        // not pay for the copy).
-        var outgoing: TransportRequest {
-            var outgoing = request
-            outgoing.cachePolicy = .reloadIgnoringLocalCacheData
-            return outgoing
-        }
+        guard request.httpMethod == "GET" else { return try await passing(request, key: key, next: next) }
         let asked = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
-        let policy = request.cachePolicy
         if let conditional = CallerValidators(request) {
-            // A caller's own conditional request: a fresh stored response that matches it is answered 304 here
-            // (§4.3.2); otherwise it is theirs to validate with the origin, and only full answers are kept.
-            if !asked.has("no-cache"), !asked.has("no-store"), policy == .useProtocolCachePolicy,
-                let (stored, storedKey) = await lookup(key, request),
-                isFresh(age: stored.age(at: now()), lifetime: stored.freshnessLifetime(shared: isShared), asked: asked),
-                conditional.match(stored)
-            {
-                return notModified(stored, key: storedKey, to: request)
-            }
-            return try await fetch(key: key, request: outgoing, original: request, asked: asked, next: next)
+            return try await answer(conditional, request: request, key: key, asked: asked, next: next)
         }
-
+        let policy = request.cachePolicy
         let ignoresStored =
             asked.has("no-store") || policy == .reloadIgnoringLocalCacheData
             || policy == .reloadIgnoringLocalAndRemoteCacheData
         let found = ignoresStored ? nil : await lookup(key, request)
+        switch decide(found, key: key, request: request, asked: asked, next: next) {
+        case .reply(let reply):
+            return reply
+        case .revalidate(let stored, let storedKey):
+            return try await revalidate(
+                stored, key: storedKey, primaryKey: key, request: Self.outgoing(request), asked: asked, next: next)
+        case .fetch:
+            return try await fetch(
+                key: key, request: Self.outgoing(request), original: request, asked: asked, next: next)
+        }
+    }
 
+    /// What a GET gets after the lookup.
+    private enum Decision {
+        /// An answer made here: a hit, a stale hit allowed, a 504 for `only-if-cached`.
+        case reply(TransportReply)
+        /// Asking the origin whether the stored response is still good.
+        case revalidate(CachedResponse, key: String)
+        /// A full request to the origin.
+        case fetch
+    }
+
+    /// What goes on to the network: the transport's own cache stays out of it.
+    private static func outgoing(_ request: TransportRequest) -> TransportRequest {
+        var outgoing = request
+        outgoing.cachePolicy = .reloadIgnoringLocalCacheData
+        return outgoing
+    }
+
+    /// The decision for a GET given what the lookup `found` (synchronous: its locals are not kept in the async frame
+    /// of `intercept`, which lives as long as the origin takes to answer).
+    private func decide(
+        _ found: (response: CachedResponse, key: String)?, key: String, request: TransportRequest,
+        asked: CacheControl, next: TransportNext
+    ) -> Decision {
+        let policy = request.cachePolicy
         if policy == .returnCacheDataDontLoad || policy == .returnCacheDataElseLoad {
-            if let (stored, storedKey) = found { return serve(stored, key: storedKey, to: request, as: .cache) }
-            if policy == .returnCacheDataDontLoad { return gatewayTimeout(request) }
+            if let (stored, storedKey) = found { return .reply(serve(stored, key: storedKey, to: request, as: .cache)) }
+            if policy == .returnCacheDataDontLoad { return .reply(gatewayTimeout(request)) }
         } else if let (stored, storedKey) = found {
             let age = stored.age(at: now())
             let lifetime = stored.freshnessLifetime(shared: isShared)
@@ -161,27 +171,59 @@ public final class HTTPCache: TransportInterceptor {
             let always = asksAlways(stored, age: age, asked: asked, policy: policy)
             let staleness = age - lifetime
             if !always, isFresh(age: age, lifetime: lifetime, asked: asked) {
-                return serve(stored, key: storedKey, to: request, as: .cache, age: age)
+                return .reply(serve(stored, key: storedKey, to: request, as: .cache, age: age))
             }
             let mayServeStale = !always && !forbidsStale(control)
             if mayServeStale, let maxStale = asked.seconds("max-stale") {
                 // `max-stale` without a value accepts any staleness.
                 if maxStale == .invalid || staleness <= TimeInterval(maxStale.value) {
-                    return serve(stored, key: storedKey, to: request, as: .cache, age: age)
+                    return .reply(serve(stored, key: storedKey, to: request, as: .cache, age: age))
                 }
             }
-            if asked.has("only-if-cached") { return gatewayTimeout(request) }
+            if asked.has("only-if-cached") { return .reply(gatewayTimeout(request)) }
             if mayServeStale, let window = control.seconds("stale-while-revalidate"),
                 staleness <= TimeInterval(window.value)
             {
-                revalidateInBackground(stored, key: storedKey, primaryKey: key, request: outgoing, next: next)
-                return serve(stored, key: storedKey, to: request, as: .cache, age: age)
+                revalidateInBackground(
+                    stored, key: storedKey, primaryKey: key, request: Self.outgoing(request), next: next)
+                return .reply(serve(stored, key: storedKey, to: request, as: .cache, age: age))
             }
-            return try await revalidate(
-                stored, key: storedKey, primaryKey: key, request: outgoing, asked: asked, next: next)
+            return .revalidate(stored, key: storedKey)
         } else if asked.has("only-if-cached") {
-            return gatewayTimeout(request)
+            return .reply(gatewayTimeout(request))
         }
+        return .fetch
+    }
+
+    /// A method other than GET goes to the origin; one that is unsafe and succeeded changed the resource, so what is
+    /// stored for it is outdated (§4.4).
+    // In a frame of its own, as the one below: `intercept`'s frame is held while the origin answers a miss.
+    @inline(never) private func passing(_ request: TransportRequest, key: String, next: TransportNext) async throws
+        -> TransportReply
+    {
+        let method = request.httpMethod
+        let reply = try await next(request)
+        if !["HEAD", "OPTIONS", "TRACE"].contains(method), (200..<400).contains(reply.response.statusCode) {
+            await invalidate(after: request, key: key, reply: reply)
+        }
+        return reply
+    }
+
+    /// A caller's own conditional request: a fresh stored response that matches it is answered 304 here (§4.3.2);
+    /// otherwise it is theirs to validate with the origin, and only full answers are kept.
+    @inline(never) private func answer(
+        _ conditional: CallerValidators, request: TransportRequest, key: String, asked: CacheControl,
+        next: TransportNext
+    ) async throws -> TransportReply {
+        if !asked.has("no-cache"), !asked.has("no-store"), request.cachePolicy == .useProtocolCachePolicy,
+            let (stored, storedKey) = await lookup(key, request),
+            isFresh(age: stored.age(at: now()), lifetime: stored.freshnessLifetime(shared: isShared), asked: asked),
+            conditional.match(stored)
+        {
+            return notModified(stored, key: storedKey, to: request)
+        }
+        var outgoing = request
+        outgoing.cachePolicy = .reloadIgnoringLocalCacheData
         return try await fetch(key: key, request: outgoing, original: request, asked: asked, next: next)
     }
 
