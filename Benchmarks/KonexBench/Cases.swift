@@ -403,7 +403,8 @@ extension Benchmarks {
             try process.run()
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            guard process.terminationStatus == 0, let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            guard process.terminationStatus == 0,
+                let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
             else { throw ServerError("--park \(way) failed: \(text)") }
             return bytes
         }
