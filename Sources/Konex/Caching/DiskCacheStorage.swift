@@ -16,7 +16,8 @@ import Foundation
 /// the directory on first use, outside the lock.
 ///
 /// Nothing secret is written as it is: the key (a URL with credential digests) is stored as a keyed SHA-256 digest,
-/// the URL and the URLs in `Location`-like headers with token-like query items redacted (``Redaction/default``), and
+/// the URL and a `Content-Location` with token-like query items redacted (``Redaction/default``), a redirect whose
+/// `Location` carries a secret not at all (a hit must never lead somewhere the server did not send), and
 /// credentials and `Vary` values only as digests keyed by a random secret kept in the folder (`.konexcache-secret`),
 /// so a copied cache folder cannot be checked against guessed passwords. File names are keyed by that secret too, so
 /// a directory listing does not tell which URLs were fetched. The folder Konex creates is the owner's only (0700), and
@@ -68,11 +69,17 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         // The URL as the logs show it: a token in its query never reaches the disk (it is served under the
         // request's own URL anyway).
         response.url = URL(string: Redaction.default.url(response.url.absoluteString)) ?? response.url
-        // So are URLs in headers (`Location`, `Content-Location`): a redirect kept on disk points at the URL with
-        // its token redacted, a price paid so that no token is ever written.
         for (name, value) in response.headers {
             let redacted = Redaction.default.value(ofHeader: name, value)
-            if redacted != value { response.headers[name] = redacted }
+            guard redacted != value else { continue }
+            // A redirect whose target carries a secret (a signed URL) is not kept on disk: kept redacted, every hit
+            // would lead to `…=REDACTED`, somewhere the server never sent. An older entry for the key goes too.
+            if name.lowercased() == "location" {
+                removeResponse(forKey: key)
+                return
+            }
+            // Other URLs in headers (`Content-Location`) only describe the response: kept, redacted.
+            response.headers[name] = redacted
         }
         guard let data = Self.encode(response, key: digest(key)) else { return }
         let file = directory.appendingPathComponent(fileName(for: key))

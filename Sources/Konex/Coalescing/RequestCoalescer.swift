@@ -3,8 +3,11 @@ import Foundation
 /// Shares one transport call among identical in-flight GET and HEAD requests: a feed that asks for the same page
 /// ten times at once sends it once.
 ///
-/// Requests are identical when method, URL and every header (names compared without case, so credentials count)
-/// match and neither has a body. Each caller gets its own reply value and runs its own validators, processors and
+/// Requests are identical when they come from the same ``KonexClient``, and method, URL and every header (names
+/// compared without case, a repeated field's lines joined in order, so credentials count) match and neither has a
+/// body. Two clients never share a call, even with equal headers: what a request carries below its headers (the
+/// session's cookies and stored credentials) is its client's, so one coalescer shared by per-user clients never
+/// hands user B user A's answer. A chain made by hand (``TransportNext/clientIdentity`` `nil`) is one identity. Each caller gets its own reply value and runs its own validators, processors and
 /// decoding. A caller that is cancelled leaves at once and the others keep waiting; the transport call is cancelled
 /// only when the last caller has left. Other methods always go through on their own.
 /// ```swift
@@ -45,6 +48,8 @@ public final class RequestCoalescer: TransportInterceptor {
 
     /// What makes two requests the same.
     struct Key: Hashable {
+        /// The client asking (``TransportNext/clientIdentity``): its session's identity lies below the headers.
+        let client: ObjectIdentifier?
         let method: String
         let url: String
         let headers: [String]
@@ -58,7 +63,7 @@ public final class RequestCoalescer: TransportInterceptor {
         var task: Task<Void, Never>?
     }
 
-    func key(for request: TransportRequest) -> Key? {
+    func key(for request: TransportRequest, client: ObjectIdentifier?) -> Key? {
         let method = request.httpMethod
         guard method == "GET" || method == "HEAD", request.body == nil else { return nil }
         let url = request.url.absoluteString
@@ -66,12 +71,14 @@ public final class RequestCoalescer: TransportInterceptor {
         let headers = request.headerFields.joinedByName(separator: ",")
             .compactMap { name, field in ignoredHeaders.contains(name) ? nil : name + ":" + field.value }
             .sorted()
-        return Key(method: method, url: url, headers: headers)
+        return Key(client: client, method: method, url: url, headers: headers)
     }
 
     public func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
         // A body still arriving, or written to a file, has one reader: it cannot be shared.
-        guard next.delivery == .whole, let key = key(for: request) else { return try await next(request) }
+        guard next.delivery == .whole, let key = key(for: request, client: next.clientIdentity) else {
+            return try await next(request)
+        }
         // A caller's identity among the waiters: the address of an object it holds until it returns. A waiter is
         // removed before it is resumed, so no stale entry can share a reused address; and no shared counter means
         // a burst of callers takes one lock, not two.

@@ -99,7 +99,8 @@ extension DataRequest {
         // What the last hop's interceptors said about its answer.
         var last = (source: ResponseSource.network, isShared: false, queueTime: Duration.zero)
         var (data, response, body) = try await Received.following(request, redirects: redirects) { hop in
-            let replied = try await chain.reply(to: hop, delivery: delivery) { request in
+            let replied = try await chain.reply(to: hop, delivery: delivery, clientIdentity: ObjectIdentifier(client)) {
+                request in
                 let (data, response, body) = try await Received.receiveOnce(
                     request, over: transport, into: target, report: delivery == .whole ? nil : report,
                     limit: client.maximumResponseSize)

@@ -6,8 +6,8 @@ import Foundation
 /// By default: `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and common API-key headers;
 /// token-like query items (in a URL, and in a `Location`, `Content-Location` or `Referer` header); password/token
 /// fields of JSON bodies (also when cut short or not valid JSON), of form bodies
-/// (`application/x-www-form-urlencoded`, by query item and JSON field names) and of `multipart/form-data` parts; the
-/// password of a URL's user info. A body is always redacted whole before it is cut to a length. Add your own, and
+/// (`application/x-www-form-urlencoded`, by query item and JSON field names) and of `multipart/form-data` parts; a
+/// URL's user info, user name and password both. A body is always redacted whole before it is cut to a length. Add your own, and
 /// register secret values so the final scan refuses to write any fixture that still contains them:
 /// ```swift
 /// var redaction = Redaction.default
@@ -28,7 +28,8 @@ public struct Redaction: Sendable, Equatable {
     /// Values that must never be written; a fixture that still contains one is refused.
     public var secrets: [String]
     /// Whether a name that says it holds a credential is redacted although no list names it: `accessToken`,
-    /// `X-Tenant-Key`, `user[password]`, `client_assertion`, OAuth's `code` (`true` by default).
+    /// `X-Tenant-Key`, `user[password]`, `client_assertion`, and OAuth's `code` in a query, fragment or form (not as a
+    /// JSON key, where `code` is usually an error's code) (`true` by default).
     public var recognisesSecretNames = true
 
     private var normalizedHeaders: Set<String>
@@ -77,19 +78,21 @@ public struct Redaction: Sendable, Equatable {
         return Self.urlHeaders.contains(name.lowercased()) ? url(value) : value
     }
 
-    /// The URL (absolute or relative) with listed query items' values (also in a `#name=value` fragment), a
-    /// user-info password, and a user name given alone (a token) replaced. Text that
+    /// The URL (absolute or relative) with listed query items' values (also in a `#name=value` fragment) and both
+    /// halves of its user info (a user name is how several hosts take a token) replaced. Text that
     /// does not parse as a URL has every `name=value` pair of a listed name replaced instead, so a malformed URL
     /// never carries its token through.
     public func url(_ url: String) -> String {
         guard var components = URLComponents(string: url) else { return form(url) }
         var changed = false
-        if components.password != nil {
-            components.password = Self.placeholder
+        // Both halves of the user info: `https://ghp_…@github.com/…` carries a token as the user name alone, and
+        // `https://TOKEN:x-oauth-basic@…` as the user name beside a dummy password.
+        if components.percentEncodedUser != nil {
+            components.percentEncodedUser = Self.placeholder
             changed = true
-        } else if components.user != nil {
-            // `https://ghp_…@github.com/…`: a user name alone is how a token travels in a URL.
-            components.user = Self.placeholder
+        }
+        if components.percentEncodedPassword != nil {
+            components.percentEncodedPassword = Self.placeholder
             changed = true
         }
         // `#access_token=…&state=…`: OAuth's implicit flow returns tokens in the fragment, as a form.
@@ -232,7 +235,9 @@ public struct Redaction: Sendable, Equatable {
 
     /// A JSON key is listed when it is a listed field, or named like a listed header (echo services and error
     /// bodies repeat request headers).
-    private func isListedJSONKey(_ key: String) -> Bool { isListed(SecretName.words(key), orAHeader: true) }
+    private func isListedJSONKey(_ key: String) -> Bool {
+        isListed(SecretName.words(key), orAHeader: true, asAFormField: false)
+    }
 
     /// Whether a query item, form field, multipart part or JSON key of this name is redacted: a form body is a
     /// query string, and its fields are the same as a JSON body's, so the names are ``queryItems`` and
@@ -240,18 +245,20 @@ public struct Redaction: Sendable, Equatable {
     /// ``recognisesSecretNames`` is off, any name that says it holds a credential. A bracketed form name
     /// (`user[password]`) is read by its words.
     /// - Parameter name: The field's name, in any spelling.
-    public func isListedField(_ name: String) -> Bool { isListed(SecretName.words(name), orAHeader: false) }
+    public func isListedField(_ name: String) -> Bool {
+        isListed(SecretName.words(name), orAHeader: false, asAFormField: true)
+    }
 
     /// Whether a field of these words is listed (or, with `orAHeader`, named like a listed header), or says it holds
     /// a credential; the name is split into words once for every comparison.
-    private func isListed(_ words: [String], orAHeader: Bool) -> Bool {
+    private func isListed(_ words: [String], orAHeader: Bool, asAFormField: Bool) -> Bool {
         let normal = words.joined(separator: "_")
         // `user[ssn]` is the `ssn` field of a nested form: its last word is the field.
         let last = words.last ?? normal
         return normalizedQueryItems.contains(normal) || normalizedJSONFields.contains(normal)
             || normalizedQueryItems.contains(last) || normalizedJSONFields.contains(last)
             || (orAHeader && normalizedHeaders.contains(normal))
-            || (recognisesSecretNames && SecretName.isSecret(words: words))
+            || (recognisesSecretNames && SecretName.isSecret(words: words, asAFormField: asAFormField))
     }
 
     /// The first registered secret found in `data`, if any.

@@ -39,9 +39,15 @@ enum SecretName {
     static func isSecret(_ name: String) -> Bool { isSecret(words: words(name)) }
 
     /// ``isSecret(_:)`` for a name already split into ``words(_:)``.
-    static func isSecret(words: [String]) -> Bool {
+    /// - Parameters:
+    ///   - words: The name's words.
+    ///   - asAFormField: Whether the name is a query item's or a form field's: OAuth's `code` is a secret where OAuth
+    ///     puts it (a redirect URI's query or fragment, a token request's form body), not as a JSON key or a header,
+    ///     where `"code": "invalid_title"` is the one field of an error a developer needs.
+    static func isSecret(words: [String], asAFormField: Bool = false) -> Bool {
         guard !words.isEmpty else { return false }
-        if wholeNames.contains(words.joined(separator: "_")) { return true }
+        let whole = words.joined(separator: "_")
+        if wholeNames.contains(whole) || (asAFormField && formNames.contains(whole)) { return true }
         for (index, word) in words.enumerated() {
             if secretWords.contains(word) { return true }
             // One word made of several (`accesstoken`, `userpassword`): the credential word ends it.
@@ -64,6 +70,8 @@ enum SecretName {
         "id": ["session", "sess"],
         "code": ["auth", "authorization", "device", "user", "verification", "recovery", "backup"],
     ]
-    /// Whole names that are secrets alone (OAuth's `code`, `sig`), in normal form.
-    private static let wholeNames: Set<String> = ["code", "sig", "auth", "x_auth", "pin", "ssn", "sid"]
+    /// Whole names that are secrets alone (`sig`, `pin`), in normal form.
+    private static let wholeNames: Set<String> = ["sig", "auth", "x_auth", "pin", "ssn", "sid"]
+    /// Whole names that are secrets alone in a query or a form (OAuth's `code`), in normal form.
+    private static let formNames: Set<String> = ["code"]
 }

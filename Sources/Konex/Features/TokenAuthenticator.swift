@@ -4,7 +4,8 @@ import Foundation
 /// however many are in flight.
 ///
 /// A request made during a refresh waits for it; every request that got 401 with the old token is retried with the
-/// new one. A request whose refreshed token is refused too ends with that 401 (no loop). A failed refresh fails
+/// new one. Only a 401 from the origin the token was sent to counts: one from a redirect target on another origin
+/// (which never saw the token) is the answer, and refreshes nothing. A request whose refreshed token is refused too ends with that 401 (no loop). A failed refresh fails
 /// every request waiting on it, and a 401 for the same stale token that arrives within `failedRefreshBackoff`
 /// fails with the same error instead of starting another refresh. With `refreshBeforeExpiry`, a token about to
 /// expire is refreshed before it is sent; when that early refresh fails, a token that has not expired yet is still
@@ -165,6 +166,12 @@ public final class TokenAuthenticator: RequestAdapter, RequestRetrier, Rememberi
         _ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration, note: inout String?
     ) async -> RetryDecision {
         guard error.statusCode == 401, !isInsideOwnRefresh else { return .doNotRetry }
+        // A 401 from another origin than the token went to (a redirect changed origin, and the rules stripped the
+        // token from that hop) says nothing of the token: refreshing for it would let any redirect target force a
+        // refresh, a forced rotation where refresh tokens rotate.
+        if let answeredBy = error.response?.url, !RedirectRules.sameOrigin(answeredBy, request.url) {
+            return .doNotRetry
+        }
         let sent = request.value(forHTTPHeaderField: "Authorization").map { String($0.dropFirst("Bearer ".count)) }
         // The token a refresh gave this very request was refused too: refreshing again would loop.
         if let note, note == sent { return .doNotRetry }

@@ -32,15 +32,24 @@ public struct TransportNext: Sendable {
     let run: @Sendable (TransportRequest) async throws -> TransportReply
     /// How the caller takes the body: whole, as it arrives, or into a file.
     public let delivery: BodyDelivery
+    /// Who is asking: the identity of the ``KonexClient`` that sends the request, or `nil` for a chain made by hand.
+    ///
+    /// What a request carries below its headers (the session's cookies and stored credentials, a per-user
+    /// transport) belongs to its client, so two requests with equal headers from two clients may be two users. An
+    /// interceptor that hands one answer to several requests (``RequestCoalescer``) never hands it across identities.
+    public let clientIdentity: ObjectIdentifier?
 
     /// Creates the rest of a chain from a closure (for testing an interceptor on its own).
     /// - Parameters:
     ///   - delivery: How the caller takes the body; ``BodyDelivery/whole`` by default.
+    ///   - clientIdentity: Who is asking (see ``clientIdentity``); `nil` by default.
     ///   - run: The rest of the chain.
     public init(
-        delivery: BodyDelivery = .whole, _ run: @escaping @Sendable (TransportRequest) async throws -> TransportReply
+        delivery: BodyDelivery = .whole, clientIdentity: ObjectIdentifier? = nil,
+        _ run: @escaping @Sendable (TransportRequest) async throws -> TransportReply
     ) {
         self.delivery = delivery
+        self.clientIdentity = clientIdentity
         self.run = run
     }
 

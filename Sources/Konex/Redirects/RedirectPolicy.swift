@@ -14,7 +14,9 @@ import Foundation
 ///   with the 3xx;
 /// - a loop, or more than ``maximumRedirects`` hops, is a ``KonexError/Stage/redirect`` error.
 ///
-/// Within those rules the policy's closure decides each hop: it gets the request the rules propose.
+/// Within those rules the policy's closure decides each hop: it gets the request the rules propose. The rules judge
+/// only the hops that are followed: a hop the closure declines ends the chain with its 3xx, and so does every 3xx
+/// under ``doNotFollow``, even one whose target a rule would refuse.
 /// ```swift
 /// let client = KonexClient(baseURL: api, redirectPolicy: .limit(3))
 /// let strict = KonexClient(baseURL: api, redirectPolicy: .doNotFollow)   // every 3xx comes back as it is
@@ -26,6 +28,8 @@ public struct RedirectPolicy: Sendable {
     /// Whether a redirect from `https` to `http` is followed (with the stripping of a change of origin); `false` by
     /// default, so nothing sent over TLS is sent again in the clear.
     public var allowsInsecureDowngrade: Bool
+    /// Whether the policy is ``doNotFollow``: every 3xx is the answer, before any rule reads its `Location`.
+    let followsNothing: Bool
 
     /// Creates a policy from a closure; return the request to follow, or `nil` to stop and return the 3xx.
     /// - Parameters:
@@ -39,6 +43,14 @@ public struct RedirectPolicy: Sendable {
         self.maximumRedirects = max(0, maximumRedirects)
         self.allowsInsecureDowngrade = allowsInsecureDowngrade
         self.decide = decide
+        followsNothing = false
+    }
+
+    private init(followingNothing: Void) {
+        maximumRedirects = 0
+        allowsInsecureDowngrade = false
+        decide = { _, _, _ in nil }
+        followsNothing = true
     }
 
     /// What the policy's closure answers for a redirect: the request to follow, or `nil` to return the 3xx.
@@ -52,8 +64,9 @@ public struct RedirectPolicy: Sendable {
 
     /// Follows redirects within the rules, up to 20 hops.
     public static let follow = RedirectPolicy { request, _, _ in request }
-    /// Never follows: the 3xx response is returned as is.
-    public static let doNotFollow = RedirectPolicy { _, _, _ in nil }
+    /// Never follows: every 3xx response is returned as it came, whatever its `Location` (another scheme, `https` to
+    /// `http`, not a URL at all): the rules judge only the hops Konex follows.
+    public static let doNotFollow = RedirectPolicy(followingNothing: ())
     /// Follows at most `maximum` redirects, then returns the last 3xx response.
     public static func limit(_ maximum: Int) -> RedirectPolicy {
         // The limit ends the chain quietly, so the hard cap must not fail it first.

@@ -46,14 +46,13 @@ enum RedirectRules {
         let status = response.statusCode
         let from = request.url
         guard redirects(status), let location = response.value(forHTTPHeaderField: "Location") else { return .stop }
+        // The rules judge only the hops Konex follows: a policy that follows nothing returns every 3xx as it came,
+        // whatever its Location says (an https answer pointing at http included).
+        if policy.followsNothing { return .stop }
         guard let target = URL(string: location, relativeTo: from)?.absoluteURL, target.scheme != nil else {
             return .refuse("the \(status) redirect's Location `\(location.prefix(200))` is not a URL")
         }
-        if let refusal = refusal(from: from, to: target, policy: policy) { return .refuse(refusal) }
         let hops = visited.count - 1
-        if hops >= policy.maximumRedirects {
-            return .refuse("more than \(policy.maximumRedirects) redirects")
-        }
 
         var next = request
         next.url = target
@@ -79,14 +78,16 @@ enum RedirectRules {
                 })
         }
 
-        let key = visitKey(next)
+        // The policy is asked first: a hop it declines is not followed, so no rule has anything to refuse.
+        guard let decided = policy.redirect(next, after: response, count: hops) else { return .stop }
+        // The rules then judge the hop as it will be sent (the closure may have rewritten it, never around them).
+        if let refusal = refusal(from: from, to: decided.url, policy: policy) { return .refuse(refusal) }
+        if hops >= policy.maximumRedirects {
+            return .refuse("more than \(policy.maximumRedirects) redirects")
+        }
+        let key = visitKey(decided)
         if visited.contains(key) {
             return .refuse("a redirect loop: \(key) was already requested in this chain")
-        }
-        guard let decided = policy.redirect(next, after: response, count: hops) else { return .stop }
-        // The closure may rewrite the request, but not into a scheme the rules refuse.
-        if decided.url != target, let refusal = refusal(from: from, to: decided.url, policy: policy) {
-            return .refuse(refusal)
         }
         return .follow(decided, hop: Redirect(url: from, statusCode: status))
     }

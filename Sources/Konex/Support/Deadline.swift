@@ -56,7 +56,14 @@ private final class Race<T: Sendable>: Sendable {
         }
         if let ended { return continuation.resume(returning: ended) }
         let started = runners()
-        state.withLock { $0.runners = started }
+        // The operation may have won (and the caller cancelled the runners it found: none) before they were stored:
+        // then nobody else would cancel the timer, which would sleep out the whole limit (forever on a test clock).
+        let alreadyEnded = state.withLock { state -> Bool in
+            guard state.ended == nil else { return true }
+            state.runners = started
+            return false
+        }
+        if alreadyEnded { for runner in started { runner.cancel() } }
     }
 
     /// Ends the race with `value` unless it has ended already.

@@ -30,7 +30,9 @@ package final class WebSocketInbox: Sendable {
         var bytes = 0
         var reader: CheckedContinuation<WebSocketMessage?, any Error>?
         var roomWaiter: CheckedContinuation<Void, Never>?
-        var pongWaiters: [CheckedContinuation<Void, any Error>] = []
+        /// Pings waiting for a pong, by a number of their own, so a cancelled ping removes itself and no other.
+        var pongWaiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+        var pings: UInt64 = 0
         var end: End?
         /// A delivery found the inbox full: the next message read makes room, and ``roomHandler`` hears of it.
         var producerWaits = false
@@ -79,7 +81,7 @@ package final class WebSocketInbox: Sendable {
 
     /// Hands `message` to a waiting reader, or queues it.
     package func deliver(_ message: WebSocketMessage) -> Delivery {
-        var pongWaiters: [CheckedContinuation<Void, any Error>] = []
+        var pongWaiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
         let (outcome, reader) = state.withLock {
             state -> (Delivery, CheckedContinuation<WebSocketMessage?, any Error>?) in
             guard state.end == nil else { return (.ended, nil) }
@@ -93,7 +95,7 @@ package final class WebSocketInbox: Sendable {
                 // The transport stops reading now, so a pong may wait in the socket behind data no one reads:
                 // the peer that sent more than the reader takes is alive, which is all a ping asks.
                 pongWaiters = state.pongWaiters
-                state.pongWaiters = []
+                state.pongWaiters = [:]
                 return (.full, nil)
             }
             state.messages.append(message)
@@ -101,7 +103,7 @@ package final class WebSocketInbox: Sendable {
             return (.delivered, nil)
         }
         reader?.resume(returning: message)
-        for waiter in pongWaiters { waiter.resume() }
+        for waiter in pongWaiters.values { waiter.resume() }
         return outcome
     }
 
@@ -140,6 +142,8 @@ package final class WebSocketInbox: Sendable {
                     case .closed: return (.success(nil), nil, nil)
                     case .failed(let failure): return (.failure(failure), nil, nil)
                     case nil:
+                        // Cancelled before waiting: the handler already ran and found no reader to wake.
+                        if Task.isCancelled { return (.failure(CancellationError()), nil, nil) }
                         state.reader = continuation
                         return (nil, nil, nil)
                     }
@@ -159,44 +163,64 @@ package final class WebSocketInbox: Sendable {
 
     /// Waits for the next pong after running `send` (which sends the ping); throws if the connection ends first.
     /// Returns at once, sending nothing, while the reader is behind (see ``deliver(_:)``): the peer is sending.
+    /// Cancelling it ends this ping alone, also when the cancellation came before the ping was registered.
     package func awaitPong(sending send: @Sendable () -> Void) async throws {
+        let ping = state.withLock { state -> UInt64 in
+            state.pings &+= 1
+            return state.pings
+        }
         try await withTaskCancellationHandler {
-            try await awaitPongIgnoringCancellation(sending: send)
+            try await awaitPong(ping, sending: send, honouringCancellation: true)
         } onCancel: {
-            for waiter in takePongWaiters() { waiter.resume(throwing: CancellationError()) }
+            let waiter = state.withLock { $0.pongWaiters.removeValue(forKey: ping) }
+            waiter?.resume(throwing: CancellationError())
         }
     }
 
     /// ``awaitPong(sending:)`` deaf to cancellation, as URLSession's `sendPing` is (for a mock that behaves so).
     package func awaitPongIgnoringCancellation(sending send: @Sendable () -> Void) async throws {
+        let ping = state.withLock { state -> UInt64 in
+            state.pings &+= 1
+            return state.pings
+        }
+        try await awaitPong(ping, sending: send, honouringCancellation: false)
+    }
+
+    private func awaitPong(_ ping: UInt64, sending send: @Sendable () -> Void, honouringCancellation: Bool)
+        async throws
+    {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let status = state.withLock { state -> PingStatus in
                 guard state.end == nil else { return .closed }
+                // The cancellation handler ran before this registration and found nothing to remove: seen here,
+                // under the same lock it would take.
+                if honouringCancellation, Task.isCancelled { return .cancelled }
                 // Behind a reader that is behind, a pong could not be read: the unread data answers for it.
                 if state.producerWaits { return .alive }
-                state.pongWaiters.append(continuation)
+                state.pongWaiters[ping] = continuation
                 return .waiting
             }
             switch status {
             case .closed:
                 continuation.resume(throwing: WebSocketFailure(.connectionLost, "the connection closed"))
+            case .cancelled: continuation.resume(throwing: CancellationError())
             case .alive: continuation.resume()
             case .waiting: send()
             }
         }
     }
 
-    private enum PingStatus { case closed, alive, waiting }
+    private enum PingStatus { case closed, cancelled, alive, waiting }
 
     /// A pong arrived: every ping waiting is answered.
     package func pongArrived() {
         for waiter in takePongWaiters() { waiter.resume() }
     }
 
-    private func takePongWaiters() -> [CheckedContinuation<Void, any Error>] {
+    private func takePongWaiters() -> Dictionary<UInt64, CheckedContinuation<Void, any Error>>.Values {
         state.withLock { state in
-            defer { state.pongWaiters = [] }
-            return state.pongWaiters
+            defer { state.pongWaiters = [:] }
+            return state.pongWaiters.values
         }
     }
 

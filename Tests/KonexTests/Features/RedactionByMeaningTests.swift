@@ -18,7 +18,7 @@ struct RedactionByMeaningTests {
     }
 
     @Test(arguments: [
-        "accessToken", "access-token", "AccessToken", "api_key", "apiKey", "user[password]", "client_secret", "code",
+        "accessToken", "access-token", "AccessToken", "api_key", "apiKey", "user[password]", "client_secret",
         "code_verifier", "client_assertion", "id_token", "refresh_token", "id_token_hint", "subject_token",
         "device_code", "X-Tenant-Key", "sessionId", "session_id",
         "X-CSRF-Token", "accesstoken", "userpassword", "Ocp-Apim-Subscription-Key", "jwt", "private_key",
@@ -73,6 +73,42 @@ struct RedactionByMeaningTests {
         #expect(userOnly.contains("github.com/org/repo.git"))
         let text = redaction.text("GET https://app.test/cb#id_token=t1 failed")
         #expect(!text.contains("t1"))
+    }
+
+    @Test(arguments: [
+        "https://ghp_usersecret@github.com/org/repo.git",
+        "https://ghp_usersecret:x-oauth-basic@github.com/org/repo.git",
+        "https://oauth2:ghp_usersecret@gitlab.test/org/repo.git", "https://ghp_usersecret:@github.com/x",
+        "https://ghp%5Fusersecret@github.com/x", "/relative?x=1", "https://ghp_usersecret:ghp_usersecret@h.test/",
+    ])
+    func neitherHalfOfAURLsUserInfoIsShown(url: String) {
+        let redaction = Redaction.default
+        for shown in [redaction.url(url), redaction.text("GET \(url) failed")] {
+            #expect(!shown.contains("ghp_usersecret") && !shown.contains("ghp%5Fusersecret"), "\(shown)")
+        }
+        let error = KonexError(stage: .transport, message: "boom", method: .get, url: URL(string: url))
+        #expect(!error.description.contains("usersecret"), "\(error.description)")
+    }
+
+    @Test func oauthsCodeIsASecretWhereOAuthPutsItAndNowhereElse() {
+        let redaction = Redaction.default
+        // Where OAuth puts it: a redirect URI's query or fragment, a token request's form body.
+        let callback = redaction.url("https://app.test/cb?code=c-query&state=s1")
+        #expect(!callback.contains("c-query") && callback.contains("state=s1"))
+        #expect(!redaction.url("https://app.test/cb#code=c-frag&state=s1").contains("c-frag"))
+        let form = redaction.body(
+            "grant_type=authorization_code&code=c-form", contentType: "application/x-www-form-urlencoded")
+        #expect(!form.contains("c-form"))
+        #expect(redaction.isListedField("code"))
+        // An error body's `code` is the field a developer needs.
+        let errorBody = #"{"code": "invalid_title", "message": "Title can't be blank"}"#
+        #expect(redaction.redactJSON(errorBody) == errorBody)
+        #expect(redaction.body(errorBody, contentType: "application/json") == errorBody)
+        #expect(!SecretName.isSecret("code"))
+        #expect(Redaction.default.value(ofHeader: "Code", "visible") == "visible")
+        // The device flow's and the qualified codes stay secret in JSON too.
+        let device = redaction.redactJSON(#"{"device_code":"d1","user_code":"u1","auth_code":"a1"}"#)
+        #expect(!device.contains("d1") && !device.contains("u1") && !device.contains("a1"))
     }
 
     @Test func jsonInsideAJSONStringIsReadOneLevelDeep() {

@@ -17,6 +17,40 @@ import Testing
         return mock
     }
 
+    /// Trust pass 3, item 3: a redirect target on another origin never saw the token, so its 401 spends no refresh.
+    @Test func aRedirectTargetsUnauthorizedSpendsNoRefresh() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/v1/me"), .status(302, headers: ["Location": "https://elsewhere.test/trap"]))
+        mock.stub(.get("/trap"), .status(401))
+        mock.stub(.post("/v1/refresh"), .json(["access_token": "rotated"]))
+        let auth = TokenAuthenticator(credential: .init(accessToken: "valid", refreshToken: "r1")) { _ in
+            .init(accessToken: "rotated", refreshToken: "r2")
+        }
+        let client = KonexClient.mocked(mock, baseURL: api)
+        client.adapters = [auth]
+        client.retriers = [auth]
+        for _ in 0..<3 {
+            let error = try await requireThrows(KonexError.self) {
+                try await client.request("me").validate().responseString()
+            }
+            #expect(error.statusCode == 401)
+            #expect(error.response?.url.host == "elsewhere.test")
+        }
+        #expect(auth.refreshCount == 0)
+        #expect(auth.currentCredential?.refreshToken == "r1")
+        // The token never went to the other origin.
+        #expect(
+            mock.requests.filter { $0.sent.url.host == "elsewhere.test" }.allSatisfy {
+                $0.header("Authorization") == nil
+            })
+        // A 401 after a redirect within the origin (the token went along) still refreshes.
+        mock.stub(.get("/v1/inside"), .status(302, headers: ["Location": "/v1/me2"]))
+        mock.stub(.get("/v1/me2").header("Authorization", "Bearer rotated"), .string("ok"))
+        mock.stub(.get("/v1/me2"), .status(401))
+        #expect(try await client.request("inside").validate().responseString() == "ok")
+        #expect(auth.refreshCount == 1)
+    }
+
     @Test func aRequestWaitingOnAHungRefreshEndsWhenItIsCancelled() async throws {
         let never = ManualClock()  // nobody advances it: the refresh hangs
         let auth = TokenAuthenticator(credential: .init(accessToken: "stale"), refreshTimeout: nil) { _ in

@@ -37,6 +37,36 @@ import Testing
         #expect(coalescer.inFlightCount == 0)
     }
 
+    /// Trust pass 3, item 4: per-user clients over per-user transports (their cookies below the headers) share one
+    /// coalescer, send equal headers, and still never get each other's answer.
+    @Test func aCoalescerSharedByTwoClientsNeverMergesTheirIdentities() async throws {
+        let alice = MockTransport(clock: clock)
+        let bob = MockTransport(clock: clock)
+        alice.stub(.get("/v1/me"), .json(["user": "alice"]).delayed(by: .seconds(1)))
+        bob.stub(.get("/v1/me"), .json(["user": "bob"]).delayed(by: .seconds(1)))
+        let clients = [
+            KonexClient(baseURL: api, transport: alice, interceptors: [coalescer]),
+            KonexClient(baseURL: api, transport: bob, interceptors: [coalescer]),
+        ]
+        let tasks = (0..<6).map { index in
+            Task { try await clients[index % 2].request("me").responseObject(of: [String: String].self) }
+        }
+        try await WaitTimeout.wait(for: "6 callers waiting") { coalescer.waiterCount == 6 }
+        #expect(coalescer.inFlightCount == 2)  // one shared call per client, not one for both
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(1))
+        for (index, task) in tasks.enumerated() {
+            #expect(try await task.value == ["user": index % 2 == 0 ? "alice" : "bob"])
+        }
+        #expect(alice.requestCount == 1)
+        #expect(bob.requestCount == 1)
+        // The key says so too: equal requests, different clients, different keys.
+        let request = TransportRequest(head: RequestHead(method: .get, url: api))
+        #expect(
+            coalescer.key(for: request, client: ObjectIdentifier(clients[0]))
+                != coalescer.key(for: request, client: ObjectIdentifier(clients[1])))
+    }
+
     @Test func eachCallerGetsItsOwnDecodeAndSeesTheCallWasShared() async throws {
         mock.stub(.get("/v1/feed"), .json([Post(id: 1, title: "one")]).delayed(by: .seconds(1)))
         let shared = Lock<[Bool]>([])
@@ -115,12 +145,12 @@ import Testing
         let a = TransportRequest(head: RequestHead(method: .get, url: api.appendingPathComponent("feed")))
         var b = a
         b.setValue("123", forHTTPHeaderField: "x-trace-id")
-        #expect(coalescer.key(for: a) == coalescer.key(for: b))
+        #expect(coalescer.key(for: a, client: nil) == coalescer.key(for: b, client: nil))
         var post = a
         post.httpMethod = "POST"
-        #expect(coalescer.key(for: post) == nil)
+        #expect(coalescer.key(for: post, client: nil) == nil)
         var withBody = a
         withBody.httpBody = Data("x".utf8)
-        #expect(coalescer.key(for: withBody) == nil)
+        #expect(coalescer.key(for: withBody, client: nil) == nil)
     }
 }

@@ -328,6 +328,34 @@ extension HTTPCacheDirectiveTests {
         #expect(try everyFile(in: directory).range(of: Data("query-secret".utf8)) == nil)
     }
 
+    /// Trust pass 3, item 5: a cached 301 to a signed URL is not kept on disk redacted (every later hit would be sent
+    /// to `…=REDACTED`); it is not kept on disk at all, and every hit leads where the server said.
+    @Test(arguments: [301, 308])
+    func aStoredRedirectNeverLeadsSomewhereTheServerDidNotSend(status: Int) async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bench = CacheBench(storage: DiskCacheStorage(directory: directory))
+        let signed = "https://cdn.test/file?X-Amz-Signature=sig-secret&X-Amz-Expires=600"
+        bench.mock.stub(
+            .get("/v1/old"), .status(status, headers: ["Location": signed, "Cache-Control": "max-age=600"]))
+        bench.mock.stub(.get("/file"), .string("content", headers: ["Cache-Control": "no-store"]))
+        for _ in 0..<3 {
+            #expect(try await bench.client.request("old").responseString() == "content")
+        }
+        let followed = bench.mock.requests.filter { $0.sent.url.host == "cdn.test" }
+        #expect(followed.count == 3)
+        #expect(followed.allSatisfy { $0.sent.url.absoluteString == signed }, "\(followed.map { $0.sent.url })")
+        #expect(try everyFile(in: directory).range(of: Data("sig-secret".utf8)) == nil)
+        // A redirect whose target holds no secret is still kept, with its Location as sent.
+        bench.mock.stub(
+            .get("/v1/plain"),
+            .status(status, headers: ["Location": "https://cdn.test/file", "Cache-Control": "max-age=600"]))
+        _ = try await bench.client.request("plain").responseString()
+        let before = bench.mock.requests.count
+        #expect(try await bench.client.request("plain").responseString() == "content")
+        #expect(bench.mock.requests.count == before + 1, "only the target was asked: the 301 came from disk")
+    }
+
     @Test func digestsDependOnTheStoragesSecret() {
         var request = TransportRequest(head: RequestHead(method: .get, url: api))
         request.setValue("Bearer t", forHTTPHeaderField: "Authorization")

@@ -98,6 +98,16 @@ struct RedirectPipelineTests {
         #expect(mock.requestCount == 1)
     }
 
+    @Test func notFollowingReturnsADowngradingRedirectAsItCame() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/v1/go"), .status(301, headers: ["Location": "http://api.test/v1/there"]))
+        let client = KonexClient(baseURL: api, transport: mock, redirectPolicy: .doNotFollow)
+        let response = try await client.request("go").response()
+        #expect(response.statusCode == 301)
+        #expect(response.headers["Location"] == "http://api.test/v1/there")
+        #expect(mock.requestCount == 1)
+    }
+
     @Test func aDowngradeAllowedByThePolicyStillDropsCredentials() async throws {
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/v1/go"), .status(302, headers: ["Location": "http://api.test/v1/there"]))

@@ -241,4 +241,30 @@ import Testing
             Self.followed(Self.decide(Self.request("https://api.test/a"), 302, to: "/b", policy: marked)))
         #expect(next.value(forHTTPHeaderField: "X-Hop") == "0")
     }
+
+    /// A browser's recording of an https → http chain replayed with redirects off: each 3xx is the answer as it came.
+    @Test(arguments: [
+        "http://api.test/downgraded", "file:///etc/passwd", "http://[::1", "javascript:alert(1)", "/a",
+    ])
+    func notFollowingMeansNoRuleJudgesTheHop(location: String) {
+        let secure = Self.request("https://api.test/a", headers: Self.credentials)
+        let decision = RedirectRules.next(
+            after: Self.answer(302, location: location, at: "https://api.test/a"), to: secure,
+            visited: [RedirectRules.visitKey(secure)], policy: .doNotFollow, redaction: .default)
+        guard case .stop = decision else {
+            Issue.record("under doNotFollow, a 302 to \(location) was \(decision), not the answer")
+            return
+        }
+    }
+
+    @Test func aHopThePolicyDeclinesIsNotRefused() {
+        let declining = RedirectPolicy { _, _, _ in nil }
+        for location in ["http://api.test/downgraded", "ftp://api.test/x"] {
+            let decision = Self.decide(Self.request("https://api.test/a"), 301, to: location, policy: declining)
+            #expect(Self.refusal(decision) == nil, "\(location)")
+            #expect(Self.followed(decision) == nil, "\(location)")
+        }
+        // The same hops followed are still refused.
+        #expect(Self.refusal(Self.decide(Self.request("https://api.test/a"), 301, to: "http://api.test/x")) != nil)
+    }
 }
