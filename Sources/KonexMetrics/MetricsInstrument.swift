@@ -26,34 +26,74 @@
     /// ```
     public final class MetricsInstrument: RequestInstrument {
         private let factory: (any MetricsFactory)?
-        private let handles = Lock<[String: any AnyObject & Sendable]>([:])
+        private let handles: Lock<HandleCache>
+        /// The most handles kept in each of the cache's two generations.
+        let handleLimit: Int
+
+        /// Handles made once and reused, in two generations: a label set not used since the last turn over is
+        /// forgotten, so a service that calls a million hosts keeps at most `2 × handleLimit` handles, and the hot
+        /// ones survive every turn.
+        struct HandleCache {
+            var current: [String: any AnyObject & Sendable] = [:]
+            var previous: [String: any AnyObject & Sendable] = [:]
+
+            var count: Int { current.count + previous.count }
+
+            mutating func take(_ key: String, limit: Int) -> (any AnyObject & Sendable)? {
+                if let handle = current[key] { return handle }
+                guard let handle = previous.removeValue(forKey: key) else { return nil }
+                insert(handle, forKey: key, limit: limit)
+                return handle
+            }
+
+            mutating func insert(_ handle: any AnyObject & Sendable, forKey key: String, limit: Int) {
+                if current.count >= limit {
+                    previous = current
+                    current = [:]
+                }
+                current[key] = handle
+            }
+        }
 
         /// Creates the instrument.
-        /// - Parameter factory: Where metrics go; `nil` (the default) uses `MetricsSystem.factory`.
-        public init(factory: (any MetricsFactory)? = nil) {
+        /// - Parameters:
+        ///   - factory: Where metrics go; `nil` (the default) uses `MetricsSystem.factory`.
+        ///   - handleLimit: How many metric handles (one per metric and label set: each host has its own) are kept
+        ///     for reuse, in each of two generations; 1,000 by default. Handles not used for a generation are
+        ///     dropped, so memory stays bounded however many hosts a service calls.
+        public init(factory: (any MetricsFactory)? = nil, handleLimit: Int = 1_000) {
             self.factory = factory
+            self.handleLimit = max(1, handleLimit)
+            handles = Lock(HandleCache())
         }
+
+        /// How many handles are kept now (for tests).
+        var cachedHandleCount: Int { handles.withLock { $0.count } }
 
         public func requestWillStart(_ request: InstrumentedRequest) -> (any RequestRecorder)? {
             // Nothing bootstrapped: nothing to measure for.
             if factory == nil, MetricsSystem.factory is NOOPMetricsHandler { return nil }
-            let recorder = Recorder(
-                instrument: self, method: request.method.telemetryName, host: request.url?.host ?? "",
-                route: request.urlTemplate, operation: request.operationID, kind: request.kind)
-            meter("http.client.active_requests", recorder.hostLabels).increment()
-            return recorder
+            let method = request.method.telemetryName
+            let host = request.url?.host ?? ""
+            // The request keeps the meter it raised: the cache may forget the handle before the request ends.
+            let active = meter("http.client.active_requests", Recorder.hostLabels(method, host))
+            active.increment()
+            return Recorder(
+                instrument: self, method: method, host: host, route: request.urlTemplate,
+                operation: request.operationID, kind: request.kind, activeRequests: active)
         }
 
-        // One handle per metric and label set, made once: the label sets are bounded, so the cache is too.
+        // One handle per metric and label set, made once and kept while it is used (see `HandleCache`).
         private func handle<T: AnyObject & Sendable>(
             _ label: String, _ dimensions: [(String, String)], make: ([(String, String)], any MetricsFactory) -> T
         ) -> T {
             let key = dimensions.reduce(into: label) { $0 += "\u{1F}\($1.0)=\($1.1)" }
-            if let cached = handles.withLock({ $0[key] }) as? T { return cached }
+            let limit = handleLimit
+            if let cached = handles.withLock({ $0.take(key, limit: limit) }) as? T { return cached }
             let made = make(dimensions, factory ?? MetricsSystem.factory)
             return handles.withLock { handles in
-                if let raced = handles[key] as? T { return raced }
-                handles[key] = made
+                if let raced = handles.take(key, limit: limit) as? T { return raced }
+                handles.insert(made, forKey: key, limit: limit)
                 return made
             }
         }
@@ -79,8 +119,13 @@
         let route: String?
         let operation: String?
         let kind: InstrumentedRequest.Kind
+        let activeRequests: Meter
 
-        var hostLabels: [(String, String)] { [("http.request.method", method), ("server.address", host)] }
+        static func hostLabels(_ method: String, _ host: String) -> [(String, String)] {
+            [("http.request.method", method), ("server.address", host)]
+        }
+
+        var hostLabels: [(String, String)] { Self.hostLabels(method, host) }
 
         func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
             guard case .success(let received) = result else { return }
@@ -101,7 +146,7 @@
         }
 
         func requestDidEnd(_ end: RequestEnd) {
-            instrument.meter("http.client.active_requests", hostLabels).decrement()
+            activeRequests.decrement()
             var labels = hostLabels
             switch end.result {
             case .success(let response):

@@ -56,6 +56,34 @@
             #expect(routed.values.count == 1000)
         }
 
+        /// Trust pass 3, item 7: a service that calls thousands of hosts keeps a bounded number of handles, and a
+        /// request whose handle was forgotten while it ran still lowers the meter it raised.
+        @Test func handlesPerHostAreBounded() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stub(.anything, .string("{}"))
+            let instrument = MetricsInstrument(factory: metrics, handleLimit: 16)
+            let client = KonexClient(transport: mock, instruments: [instrument])
+            for host in 0..<500 {
+                _ = try await client.request(URL(string: "https://host\(host).test/x")!).responseData()
+                #expect(instrument.cachedHandleCount <= 32)
+            }
+            // Each host's meter went up and down once: none is left raised.
+            let meters = metrics.meters.filter { $0.label == "http.client.active_requests" }
+            #expect(meters.count >= 500)
+            #expect(meters.allSatisfy { $0.lastValue == 0 }, "a meter left raised")
+            // A host in use all along keeps its handle across the turnovers.
+            let hot = URL(string: "https://hot.test/x")!
+            for round in 0..<100 {
+                _ = try await client.request(hot).responseData()
+                _ = try await client.request(URL(string: "https://cold\(round).test/x")!).responseData()
+            }
+            let hotDurations = metrics.timers.filter {
+                $0.label == "http.client.request.duration"
+                    && $0.dimensions.contains { $0 == ("server.address", "hot.test") }
+            }
+            #expect(hotDurations.map(\.values.count).reduce(0, +) == 100)
+        }
+
         @Test func inFlightRequestsRiseAndFall() async throws {
             let clock = ManualClock()
             let mock = MockTransport(clock: clock)

@@ -137,7 +137,8 @@ struct CallerValidators {
     }
 
     /// Whether the stored response is what the caller already has: `If-None-Match` compared weakly (and `*`), or,
-    /// only without it, `If-Modified-Since` no earlier than the stored `Last-Modified`.
+    /// only without it, `If-Modified-Since` no earlier than the stored `Last-Modified`; without one, the stored
+    /// `Date`, and without that, when the response was received (RFC 9111 §4.3.2).
     func match(_ stored: CachedResponse) -> Bool {
         if let noneMatch {
             guard let tag = stored.header("ETag") else { return false }
@@ -146,9 +147,17 @@ struct CallerValidators {
                 return candidate == "*" || EntityTag.weaklyEqual(candidate, tag)
             }
         }
-        guard let modifiedSince, let lastModified = stored.header("Last-Modified").flatMap(HTTPDate.parse) else {
-            return false
-        }
+        guard let modifiedSince else { return false }
+        // A `Last-Modified` or `Date` that does not parse stands for nothing: the stored response is not matched.
+        let lastModified: Date? =
+            if let value = stored.header("Last-Modified") {
+                HTTPDate.parse(value)
+            } else if let value = stored.header("Date") {
+                HTTPDate.parse(value)
+            } else {
+                stored.responseDate
+            }
+        guard let lastModified else { return false }
         return lastModified <= modifiedSince
     }
 }

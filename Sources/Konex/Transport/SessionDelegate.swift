@@ -3,12 +3,22 @@ import Foundation
 /// The session delegate of ``URLSessionTransport``: redirects declined, challenges, and the chunks of streamed
 /// responses.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    // The 401/407 responses of challenges declined on FoundationNetworking, by method and URL, until `send`
-    // collects them (`data(for:)` does not expose its task, so the request is the key).
+    // The 401/407 responses of challenges declined on FoundationNetworking, by the request as sent, until `send`
+    // collects them (`data(for:)` does not expose its task, and FoundationNetworking keeps no protocol property on a
+    // task's request, so the request itself is the key).
     private let challenged = Lock<[String: [HTTPURLResponse]]>([:])
 
-    private static func key(_ request: URLRequest?) -> String {
-        "\(request?.httpMethod ?? "GET") \(request?.url?.absoluteString ?? "")"
+    /// Method, URL and every header field, sorted by name: two requests to one URL with other credentials (other
+    /// users, an old and a new token) never take each other's 401. Requests equal in all of these are
+    /// indistinguishable to the server too, so which of them takes which answer cannot matter.
+    static func key(_ request: URLRequest?) -> String {
+        var key = "\(request?.httpMethod ?? "GET") \(request?.url?.absoluteString ?? "")"
+        for (name, value) in (request?.allHTTPHeaderFields ?? [:]).sorted(by: {
+            $0.key.lowercased() < $1.key.lowercased()
+        }) {
+            key += "\n\(name.lowercased()):\(value)"
+        }
+        return key
     }
 
     func takeChallengedResponse(for request: URLRequest?) -> HTTPURLResponse? {

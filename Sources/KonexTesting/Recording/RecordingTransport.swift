@@ -215,8 +215,10 @@ public actor RecordingTransport: Transport {
     private func write(_ archive: HAR, redaction: Redaction) throws {
         let data = try archive.encoded()
         if let secret = redaction.leakedSecret(in: archive, encoded: data) {
+            // Not one character of it: the message lands in logs and CI output, which is what the refusal protects.
+            let position = (redaction.secrets.firstIndex(of: secret) ?? 0) + 1
             throw FixtureError(
-                "refusing to write \(fixture.path): it still contains a registered secret (\(secret.prefix(3))…); add a redaction rule for it"
+                "refusing to write \(fixture.path): it still contains registered secret number \(position) of \(redaction.secrets.count) (Redaction.secrets); add a redaction rule for it"
             )
         }
         let directory = fixture.deletingLastPathComponent()

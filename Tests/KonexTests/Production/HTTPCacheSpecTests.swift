@@ -160,6 +160,22 @@ extension HTTPCacheDirectiveTests {
         #expect(bench.mock.requestCount == 2)
     }
 
+    /// Trust pass 3, item 10: without `Last-Modified`, a caller's `If-Modified-Since` is compared with the stored
+    /// `Date` (RFC 9111 §4.3.2).
+    @Test func aCallersIfModifiedSinceWithoutLastModifiedIsComparedWithTheStoredDate() async throws {
+        let bench = CacheBench()
+        bench.serve(["Cache-Control": "max-age=600", "Date": httpDate(TestNow.start - 30)])
+        _ = try await bench.get()
+        let since = try await bench.get(["If-Modified-Since": httpDate(TestNow.start - 10)])
+        #expect(since.statusCode == 304)
+        #expect(since.source == .cache)
+        #expect(bench.mock.requestCount == 1)
+        // A date before the stored one is not matched: the origin decides.
+        let earlier = try await bench.get(["If-Modified-Since": httpDate(TestNow.start - 3_600)])
+        #expect(earlier.statusCode == 200)
+        #expect(bench.mock.requestCount == 2)
+    }
+
     @Test func secondVaryVariantDoesNotEvictTheFirst() async throws {
         // §4.1: a cache may keep one response per variant.
         let bench = CacheBench()
