@@ -4,6 +4,7 @@
     import Konex
     import NIOCore
     import NIOHTTP1
+    import NIOPosix
 
     // Between Konex's request and response heads and AsyncHTTPClient's, and its errors as Konex's failure kinds.
     extension AsyncHTTPClientTransport {
@@ -61,13 +62,54 @@
             if error is ChannelError {
                 return TransportFailure(.cannotConnectToHost, url: url, underlying: error)
             }
-            if let posix = error as? IOError, posix.errnoCode == ECONNREFUSED {
-                return TransportFailure(.cannotConnectToHost, url: url, underlying: error)
+            if let connection = error as? NIOConnectionError {
+                // Nothing to connect to: every address lookup failed before any connection was tried.
+                let lookupOnly =
+                    connection.connectionErrors.isEmpty
+                    && (connection.dnsAError != nil || connection.dnsAAAAError != nil)
+                return TransportFailure(
+                    lookupOnly ? .cannotFindHost : .cannotConnectToHost, url: url, underlying: error)
             }
-            if String(reflecting: type(of: error)).contains("NIOSSL") {
+            if error is SocketAddressError.UnknownHost {
+                return TransportFailure(.cannotFindHost, url: url, underlying: error)
+            }
+            if let address = error as? SocketAddressError {
+                // `.unknown` is the older spelling of an unknown host; the rest say the address cannot be used.
+                let unknownHost = "\(address)".hasPrefix("unknown")
+                return TransportFailure(unknownHost ? .cannotFindHost : .badURL, url: url, underlying: error)
+            }
+            if let posix = error as? IOError, let kind = Self.kind(ofErrno: posix.errnoCode) {
+                return TransportFailure(kind, url: url, underlying: error)
+            }
+            if error is HTTPParserError {
+                return TransportFailure(.badServerResponse, url: url, underlying: error)
+            }
+            let typeName = String(reflecting: type(of: error))
+            if typeName.contains("NIOSSL") {
                 return TransportFailure(.secureConnectionFailed, url: url, underlying: error)
             }
+            // NIOHTTPCompression's errors, by name: the module is AsyncHTTPClient's, not a dependency of Konex's.
+            if typeName.hasSuffix("NIOHTTPDecompression.DecompressionError") {
+                guard "\(error)" == "limit" else {
+                    return TransportFailure(.badServerResponse, url: url, underlying: error)  // a corrupt body
+                }
+                return TransportFailure(.decompressionLimitExceeded, url: url, underlying: DecompressionLimitExceeded())
+            }
+            if typeName.hasSuffix("NIOHTTPDecompression.ExtraDecompressionError") {
+                return TransportFailure(.badServerResponse, url: url, underlying: error)
+            }
             return TransportFailure(.other, url: url, underlying: error)
+        }
+
+        /// The failure kind of a socket's `errno`, for the ones people meet; `nil` for the rest.
+        static func kind(ofErrno code: Int32) -> TransportFailure.Kind? {
+            switch code {
+            case ECONNREFUSED, EHOSTUNREACH, EHOSTDOWN: .cannotConnectToHost
+            case ENETUNREACH, ENETDOWN: .notConnectedToInternet
+            case ECONNRESET, ECONNABORTED, EPIPE, ENOTCONN: .networkConnectionLost
+            case ETIMEDOUT: .timedOut
+            default: nil
+            }
         }
     }
 

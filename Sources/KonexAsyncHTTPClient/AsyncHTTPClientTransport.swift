@@ -86,13 +86,17 @@
         ///     settings are replaced, and a read timeout (the longest silence on a connection) of 60 s is set when it
         ///     has none.
         ///   - connectTimeout: The longest a connection may take to open.
+        ///   - maximumDecompressionRatio: How many times its compressed size a `gzip` or `deflate` body may inflate
+        ///     to, 200 by default; past it the request fails with
+        ///     ``Konex/TransportFailure/Kind/decompressionLimitExceeded`` (a decompression bomb). Konex's own bound on
+        ///     a body's decoded size is ``Konex/KonexClient/maximumResponseSize``.
         public static func makeClient(
             configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
-            connectTimeout: Duration = .seconds(10)
+            connectTimeout: Duration = .seconds(10), maximumDecompressionRatio: Int = 200
         ) -> HTTPClient {
             var configuration = configuration
             configuration.redirectConfiguration = .disallow
-            configuration.decompression = .enabled(limit: .ratio(200))
+            configuration.decompression = .enabled(limit: .ratio(max(1, maximumDecompressionRatio)))
             configuration.timeout.connect = .nanoseconds(connectTimeout.nanoseconds)
             // Silence on a connection is bounded by default, by NIO at no cost per request; a request whose
             // `timeoutInterval` is shorter gets a watchdog of its own (see `BodyLimits`).

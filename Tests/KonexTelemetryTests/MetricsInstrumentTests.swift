@@ -1,6 +1,6 @@
 #if Metrics
     import Foundation
-    import KonexMetrics
+    @testable import KonexMetrics
     import KonexTesting
     import MetricsTestKit
     import TestSupport

@@ -154,6 +154,63 @@ enum FuzzTargets {
         var link: URL?
     }
 
+    /// Catches its own errors, so the tape must decline 128-bit integers rather than throw something else.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    struct Wide: Decodable, Equatable {
+        var id: Int128?
+        var big: UInt128?
+        var items: [Int128?]?
+        enum CodingKeys: String, CodingKey { case id, big, items }
+        struct Element: Decodable {
+            var value: Int128?
+            init(from decoder: any Decoder) throws { value = try? decoder.singleValueContainer().decode(Int128.self) }
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decode(Int128.self, forKey: .id)
+            big = try? container.decode(UInt128.self, forKey: .big)
+            items = (try? container.decode([Element].self, forKey: .items))?.map(\.value)
+        }
+    }
+
+    /// A member name, spelled another way that Swift's strings call equal (KELVIN SIGN for `K`, decomposed accents):
+    /// a key path finds what `JSONDecoder` finds under the same key.
+    static func keyPathsAgree(_ bytes: Data) {
+        // Only documents the tape reads (ASCII names, none repeated): with repeats, which one a reader takes is
+        // its own choice, and that is not this property.
+        let readable = bytes.withUnsafeBytes { JSONTape.nodes(of: $0.bindMemory(to: UInt8.self)) != nil }
+        guard readable, let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else { return }
+        struct Key: CodingKey {
+            var stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        struct Member: Decodable {
+            var value: JSON
+            init(from decoder: any Decoder) throws {
+                let name = decoder.userInfo[CodingUserInfoKey(rawValue: "name")!] as? String ?? ""
+                value = try decoder.container(keyedBy: Key.self).decode(JSON.self, forKey: Key(stringValue: name))
+            }
+        }
+        for name in object.keys.prefix(4) where !name.isEmpty && !name.contains(".") {
+            let kelvin = name.replacingOccurrences(of: "K", with: "\u{212A}")
+            for spelled in Set([name, kelvin, name.decomposedStringWithCanonicalMapping]) {
+                let decoder = JSONDecoder()
+                decoder.userInfo[CodingUserInfoKey(rawValue: "name")!] = spelled
+                let direct = Result { try decoder.decode(Member.self, from: bytes).value }
+                let viaPath = Result {
+                    try JSONTape.decode(JSON.self, from: bytes, at: JSONKeyPath(spelled), with: JSONDecoder())
+                }
+                switch (direct, viaPath) {
+                case (.success(let a), .success(let b)): check(a == b, "key \(spelled): \(a) but the path read \(b)")
+                case (.failure, .failure): break
+                default: check(false, "key \(spelled): JSONDecoder \(direct), key path \(viaPath)")
+                }
+            }
+        }
+    }
+
     /// The tape's answer is `JSONDecoder`'s answer: the same value, or an error. (Not always the same error:
     /// `JSONDecoder` reads a dictionary's members in the dictionary's order, which differs from one instance to the
     /// next, so two runs of it can report different failures of one document.)
@@ -170,6 +227,15 @@ enum FuzzTargets {
         agree(Model.self)
         agree([Model].self)
         agree(JSON.self)
+        // Numbers as floating point alone: a zero with an exponent (`0e1`) is JSONDecoder's to judge.
+        agree([Double].self)
+        agree([Float].self)
+        // 128-bit integers, caught by the model: a wrong error from the tape would read as a wrong value.
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            agree(Wide.self)
+            agree([Wide].self)
+        }
+        keyPathsAgree(bytes)
         // The same documents under the other date and data strategies the tape applies itself.
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

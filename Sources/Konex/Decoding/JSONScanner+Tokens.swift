@@ -127,8 +127,9 @@ extension JSONScanner.Cursor {
         {
             return true
         }
-        // Unequal bytes can still be equal strings only through escapes or canonically equivalent Unicode.
-        if !name.escaped && raw.allSatisfy({ $0 < 0x80 }) { return false }
+        // Unequal bytes can still be equal strings only through escapes or canonically equivalent Unicode, on
+        // either side (KELVIN SIGN in a key path is the `K` of a document's name, as `JSONDecoder` compares them).
+        if !name.escaped && raw.allSatisfy({ $0 < 0x80 }) && key.allSatisfy({ $0 < 0x80 }) { return false }
         // Checked by `skipString()`, so the escapes are whole.
         return JSONTape.unescaped(raw) == String(decoding: key, as: UTF8.self)
     }

@@ -56,14 +56,16 @@ extension JSONTape {
         return try Self.checked(Float(String(decoding: text, as: UTF8.self)), text: text) ?? { throw decline() }()
     }
 
-    /// `value` when `JSONDecoder` would accept it: finite, and zero only when the text is zero (not an underflow).
-    /// Both parsers round correctly (`strtod`, `strtof`), so a value that passes is the same value.
+    /// `value` when `JSONDecoder` would accept it: finite, and zero only when the text is zero written without an
+    /// exponent. Both parsers round correctly (`strtod`, `strtof`), so a value that passes is the same value. A zero
+    /// with an exponent (`0e1`, `-0.0e1`) is declined: `JSONDecoder` refuses those (its own bug, but its answer is
+    /// the promise), and an underflow (`1e-400`) is its to judge as well.
     private static func checked<Value: BinaryFloatingPoint>(_ value: Value?, text: UnsafeBufferPointer<UInt8>) -> Value?
     {
         guard let value, value.isFinite else { return nil }
         if value == 0 {
             for byte in text {
-                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return nil }
                 if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return nil }
             }
         }

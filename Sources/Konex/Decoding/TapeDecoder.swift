@@ -68,6 +68,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try tape.integer(at: node) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try tape.integer(at: node) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try tape.integer(at: node) }
+    // 128-bit integers are `JSONDecoder`'s to read (the standard library's default would throw a `typeMismatch` that
+    // a model could catch, reading nil where `JSONDecoder` reads the number): declined, in every container.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { throw tape.decline() }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { throw tape.decline() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try tape.value(of: type, at: node) { self }

@@ -50,6 +50,10 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.tape.integer(at: try advance()) }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.tape.integer(at: try advance()) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.tape.integer(at: try advance()) }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { throw decoder.tape.decline() }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { throw decoder.tape.decline() }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let key = IndexKey(currentIndex)

@@ -33,6 +33,10 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         public static let secureConnectionFailed = Kind(rawValue: "secureConnectionFailed")
         /// The URL cannot be sent (no host, an unknown scheme).
         public static let badURL = Kind(rawValue: "badURL")
+        /// A compressed body inflated past the transport's decompression limit (a decompression bomb, or a limit
+        /// set too low for a body that really is that compressible); ``TransportFailure/underlying`` names the limit
+        /// and the setting that raises it. Never retried: the same body inflates the same way.
+        public static let decompressionLimitExceeded = Kind(rawValue: "decompressionLimitExceeded")
         /// Anything else; ``TransportFailure/underlying`` says what.
         public static let other = Kind(rawValue: "other")
 

@@ -358,3 +358,96 @@ extension JSONTapeTests {
         }
     }
 }
+
+/// Trust pass 3, item 11: the three ways a differential run against `JSONDecoder` found the tape's answer to differ.
+@Suite struct JSONTapePromiseTests {
+    /// A model that catches its own decoding error, so a wrong error from the tape would become a wrong value.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    struct CatchingWide: Decodable, Equatable {
+        var signed: Int128?
+        var unsigned: UInt128?
+        var single: Int128?
+        enum CodingKeys: String, CodingKey { case signed, unsigned, list }
+        struct Single: Decodable {
+            var value: Int128?
+            init(from decoder: any Decoder) throws { value = try? decoder.singleValueContainer().decode(Int128.self) }
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            signed = try? container.decode(Int128.self, forKey: .signed)
+            unsigned = try? container.decode(UInt128.self, forKey: .unsigned)
+            var list = try container.nestedUnkeyedContainer(forKey: .list)
+            single = try? list.decode(Single.self).value
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    struct CatchingUnkeyed: Decodable, Equatable {
+        var first: Int128?
+        init(from decoder: any Decoder) throws {
+            var list = try decoder.unkeyedContainer()
+            first = try? list.decode(Int128.self)
+        }
+    }
+
+    @Test func a128BitIntegerIsJSONDecodersToRead() throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let data = Data(#"{"signed": -5, "unsigned": 170141183460469231731687303715884105728, "list": [7]}"#.utf8)
+        let expected = try JSONDecoder().decode(CatchingWide.self, from: data)
+        #expect(try JSONTape.decode(CatchingWide.self, from: data, with: JSONDecoder()) == expected)
+        let list = Data("[5]".utf8)
+        let first = try JSONDecoder().decode(CatchingUnkeyed.self, from: list)
+        #expect(try JSONTape.decode(CatchingUnkeyed.self, from: list, with: JSONDecoder()) == first)
+        // On the tape alone, each of them declines rather than answers.
+        #expect(throws: TapeDeclined.self) {
+            try data.withUnsafeBytes {
+                try JSONTape.decodeOnTape(CatchingWide.self, from: $0.bindMemory(to: UInt8.self))
+            }
+        }
+    }
+
+    @Test(arguments: ["0e1", "0E1", "0.00e5", "-0.0e1", "0e0", "-0E+2", "0.0", "-0", "0", "1e-400"])
+    func aZeroWithAnExponentIsJSONDecodersToJudge(number: String) throws {
+        let data = Data("[\(number)]".utf8)
+        let reference = Result { try JSONDecoder().decode([Double].self, from: data) }
+        let konex = Result { try JSONTape.decode([Double].self, from: data, with: JSONDecoder()) }
+        switch (reference, konex) {
+        case (.success(let a), .success(let b)):
+            #expect(a.map(\.bitPattern) == b.map(\.bitPattern), "\(number)")
+        case (.failure, .failure): break
+        default: Issue.record("\(number): JSONDecoder \(reference), Konex \(konex)")
+        }
+        let floats = Result { try JSONDecoder().decode([Float].self, from: data) }
+        let konexFloats = Result { try JSONTape.decode([Float].self, from: data, with: JSONDecoder()) }
+        #expect((try? floats.get()) == (try? konexFloats.get()), "\(number)")
+    }
+
+    /// KELVIN SIGN is canonically the letter K: `JSONDecoder` finds one under the other, and so does a key path.
+    @Test(arguments: [
+        (#"{"K": {"v": 5}}"#, "\u{212A}.v"), ("{\"\u{212A}\": {\"v\": 5}}", "K.v"), (#"{"\u212A": {"v": 5}}"#, "K.v"),
+        (#"{"é": {"v": 5}}"#, "e\u{301}.v"),
+    ])
+    func aKeyPathKeyFindsAUnicodeEqualName(document: String, path: String) throws {
+        let data = Data(document.utf8)
+        #expect(try JSONTape.decode(Int.self, from: data, at: JSONKeyPath(path), with: JSONDecoder()) == 5, "\(path)")
+        // As JSONDecoder finds it with the same key.
+        struct Key: CodingKey {
+            var stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        struct Outer: Decodable {
+            var value: Int
+            init(from decoder: any Decoder) throws {
+                let first = (decoder.userInfo[CodingUserInfoKey(rawValue: "first")!] as? String) ?? ""
+                let inner = try decoder.container(keyedBy: Key.self).nestedContainer(
+                    keyedBy: Key.self, forKey: Key(stringValue: first))
+                value = try inner.decode(Int.self, forKey: Key(stringValue: "v"))
+            }
+        }
+        let decoder = JSONDecoder()
+        decoder.userInfo[CodingUserInfoKey(rawValue: "first")!] = String(path.split(separator: ".")[0])
+        #expect(try decoder.decode(Outer.self, from: data).value == 5)
+    }
+}
