@@ -131,8 +131,9 @@ public final class KonexClient: Sendable {
                 retriers: retriers, interceptors: interceptors, instruments: instruments))
     }
 
-    /// Creates a client over an existing `URLSession`: its configuration, delegate queue and cookies are yours.
-    /// - Parameter urlSession: The session to send requests through.
+    /// Creates a client over an existing `URLSession`: its configuration, delegate queue and cookies are yours, and
+    /// redirects Konex's (see ``URLSessionTransport/init(session:redirectPolicy:)``).
+    /// - Parameter urlSession: The session whose configuration, delegate queue and delegate are used.
     public convenience init(urlSession: URLSession) {
         self.init(transport: URLSessionTransport(session: urlSession))
     }

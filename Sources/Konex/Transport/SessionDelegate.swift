@@ -3,6 +3,15 @@ import Foundation
 /// The session delegate of ``URLSessionTransport``: redirects declined, challenges, and the chunks of streamed
 /// responses.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// The delegate of a session a user handed ``URLSessionTransport/init(session:redirectPolicy:)``: asked about
+    /// connection challenges and told of task metrics, never about redirects. Set once; the session calls it from its
+    /// delegate queue, as it would have.
+    let forwardee: (any URLSessionDelegate)?
+
+    init(forwardingTo forwardee: (any URLSessionDelegate)? = nil) {
+        self.forwardee = forwardee
+    }
+
     // The 401/407 responses of challenges declined on FoundationNetworking, by the request as sent, until `send`
     // collects them (`data(for:)` does not expose its task, and FoundationNetworking keeps no protocol property on a
     // task's request, so the request itself is the key).
@@ -64,8 +73,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        // The protocol's methods are optional requirements on Apple platforms, defaults in FoundationNetworking.
+        #if canImport(Darwin)
+            (forwardee as? any URLSessionTaskDelegate)?.urlSession?(session, task: task, didFinishCollecting: metrics)
+        #else
+            (forwardee as? any URLSessionTaskDelegate)?.urlSession(session, task: task, didFinishCollecting: metrics)
+        #endif
         guard let observer = observer(of: task), let phases = TransferPhases(metrics) else { return }
         observer.phases?(phases)
+    }
+
+    func urlSession(
+        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // Connection challenges (server trust, a client certificate) are the user's session's to answer: pinning
+        // lives there. Without a delegate of theirs that answers, the system's default handling.
+        guard let forwardee else { return completionHandler(.performDefaultHandling, nil) }
+        #if canImport(Darwin)
+            // `nil`: the user's delegate does not answer connection challenges.
+            if forwardee.urlSession?(session, didReceive: challenge, completionHandler: completionHandler) == nil {
+                completionHandler(.performDefaultHandling, nil)
+            }
+        #else
+            forwardee.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+        #endif
     }
 
     func urlSession(

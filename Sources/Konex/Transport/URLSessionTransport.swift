@@ -25,13 +25,29 @@ public final class URLSessionTransport: Transport {
     /// `download(for:)` never share a delegate with streamed tasks.
     private let streaming = Lock<URLSession?>(nil)
 
-    /// Creates a transport over a session you own. Its delegate, if any, stays in charge of redirects: a session that
-    /// follows them itself does so by its own rules, not Konex's (make the transport with a configuration instead).
-    /// - Parameter session: The session to use.
-    public init(session: URLSession) {
-        self.session = session
-        ownsSession = false
-        redirectPolicy = .follow
+    /// Creates a transport over a session you own; redirects are still Konex's (``RedirectPolicy``).
+    ///
+    /// A session whose delegate is not Konex's (`URLSession.shared`, a session with a delegate of yours) would follow
+    /// redirects itself, outside Konex's rules, and on Linux no task delegate can stop it. So requests go through a
+    /// session of Konex's made from yours: your session's configuration (cookies, cache, credential storage, proxies,
+    /// headers, timeouts) and delegate queue, and your delegate for what it decides there (connection challenges such
+    /// as server trust for certificate pinning, or a client certificate; task metrics), never for redirects.
+    /// ``session`` is that session. A session made by Konex is used as it is.
+    /// - Parameters:
+    ///   - session: The session whose configuration, delegate queue and delegate are used.
+    ///   - redirectPolicy: Which redirects a client over this transport follows (``KonexClient/redirectPolicy``
+    ///     overrides it); `.follow` by default.
+    public init(session: URLSession, redirectPolicy: RedirectPolicy = .follow) {
+        self.redirectPolicy = redirectPolicy
+        if session.delegate is SessionDelegate {
+            self.session = session
+            ownsSession = false
+        } else {
+            self.session = URLSession(
+                configuration: session.configuration, delegate: SessionDelegate(forwardingTo: session.delegate),
+                delegateQueue: session.delegateQueue)
+            ownsSession = true
+        }
     }
 
     /// Creates a transport with its own session.
@@ -56,9 +72,10 @@ public final class URLSessionTransport: Transport {
     func streamingSession() -> (URLSession, SessionDelegate) {
         let session = streaming.withLock { streaming in
             if let existing = streaming { return existing }
+            let own = self.session.delegate as? SessionDelegate
             let made = URLSession(
                 configuration: self.session.configuration,
-                delegate: SessionDelegate(), delegateQueue: nil)
+                delegate: SessionDelegate(forwardingTo: own?.forwardee), delegateQueue: nil)
             streaming = made
             return made
         }
