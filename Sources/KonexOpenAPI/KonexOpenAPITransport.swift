@@ -53,10 +53,19 @@
                 guard Self.streams(request) else {
                     // A whole body passes the cache and the coalescer, and is read into memory once.
                     let response = try await call.response()
-                    return (Self.head(of: response.response), request.method == .head ? nil : HTTPBody(response.data))
+                    return (
+                        try Self.head(of: response.response, method: request.method),
+                        request.method == .head ? nil : HTTPBody(response.data)
+                    )
                 }
                 let stream = try await call.stream()
-                let head = Self.head(of: stream.response)
+                let head: HTTPResponse
+                do {
+                    head = try Self.head(of: stream.response, method: request.method)
+                } catch {
+                    stream.cancel()  // nobody will read it: its slot and connection go now
+                    throw error
+                }
                 guard request.method != .head else { return (head, nil) }
                 let announced = stream.response.expectedContentLength
                 let length: HTTPBody.Length = announced >= 0 ? .known(announced) : .unknown
@@ -65,7 +74,9 @@
                 // No retrier took it: the generated code handles the status it documents.
                 guard let response = error.response else { throw error }
                 let data = error.data ?? Data()
-                return (Self.head(of: response), request.method == .head ? nil : HTTPBody(data))
+                return (
+                    try Self.head(of: response, method: request.method), request.method == .head ? nil : HTTPBody(data)
+                )
             }
         }
 
@@ -100,7 +111,16 @@
 
         /// Konex's response head as swift-http-types' one, field by field with repeats kept (a field whose name HTTP
         /// does not allow is left out). No Foundation response is made on the way.
-        static func head(of response: ResponseHead) -> HTTPResponse {
+        /// - Throws: A ``Konex/KonexError`` of stage `.validation` for a status outside 100…999 (a tampered cache
+        ///   entry or fixture can hold one), which swift-http-types cannot hold (it would trap).
+        static func head(of response: ResponseHead, method: HTTPRequest.Method? = nil) throws -> HTTPResponse {
+            guard (100...999).contains(response.statusCode) else {
+                throw KonexError(
+                    stage: .validation,
+                    message:
+                        "status \(response.statusCode) is not an HTTP status (100…999), so a generated client cannot read it",
+                    method: method.map { HTTPMethod($0.rawValue) }, url: response.url, response: response)
+            }
             var fields = HTTPFields()
             for (name, value) in response.headerFields {
                 guard let name = HTTPField.Name(name) else { continue }

@@ -28,6 +28,20 @@
             #expect(mock.requests.first?.url?.absoluteString == "https://api.example.com/v1/posts/1")
         }
 
+        /// A status no HTTP response has (a tampered cache entry or fixture) is a typed error, not a trap in
+        /// swift-http-types.
+        @Test(arguments: [70_000, 1_000, 99, -1, Int.max])
+        func anImpossibleStatusIsATypedErrorNotATrap(status: Int) async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stub(.get("/v1/posts/7"), .json(["id": 7, "title": "x"] as JSON, status: status))
+            let error = try await requireThrows(ClientError.self) {
+                _ = try await api(KonexClient.mocked(mock)).getPost(path: .init(id: 7))
+            }
+            let konex = try #require(error.underlyingError as? KonexError, "\(error)")
+            #expect(konex.stage == .validation)
+            #expect(konex.message.contains("status \(status) is not an HTTP status"), "\(konex.message)")
+        }
+
         @Test func aDocumentedErrorStatusReachesTheGeneratedCodeAsAResponse() async throws {
             let mock = MockTransport(clock: ImmediateClock())
             mock.stub(.get("/v1/posts/7"), .json(["error": "no such post"], status: 404))

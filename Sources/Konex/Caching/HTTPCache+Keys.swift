@@ -3,15 +3,21 @@ import Foundation
 // Which stored response a request may see: the key (URL, then the partition or the credentials), and the variants
 // of a URL whose responses vary (RFC 9111 §4.1).
 extension HTTPCache {
-    /// Request headers whose values are credentials: a response stored under one value is never served for another.
-    /// Compared as digests keyed by the storage's secret; the values themselves are never stored.
+    /// Request headers that were the cache's whole idea of a credential before it asked the client's redaction.
+    @available(
+        *, deprecated,
+        message:
+            "the cache keys accounts on every header the client's Redaction calls a credential (Redaction.isCredential(header:)), not on this list"
+    )
     public static let credentialHeaders: [String] = [
         "Authorization", "Proxy-Authorization", "Cookie", "X-API-Key", "API-Key", "X-Auth-Token", "X-Access-Token",
     ]
 
     /// The key a request's response is stored under: its URL without the fragment, then the ``partition`` when one
-    /// is set, else a digest of the request's credentials (``credentialHeaders`` and the cookies
-    /// `cookieStorage` would add), so that one account is never served another's response.
+    /// is set, else a digest of the request's credentials (every header the client's ``Redaction`` calls a
+    /// credential, ``Redaction/isCredential(header:)``, and the cookies `cookieStorage` would add), so that one
+    /// account is never served another's response. Compared as digests keyed by the storage's secret; the values
+    /// themselves are never stored.
     /// - Parameter request: A request.
     /// - Returns: The key.
     public func key(for request: TransportRequest) -> String {
@@ -29,9 +35,18 @@ extension HTTPCache {
     /// The credentials a request carries, as one text, or `nil` when it carries none.
     private func credentials(of request: TransportRequest, url: URL) -> String? {
         var found: String?
-        for name in Self.credentialHeaders {
-            guard let value = request.value(forHTTPHeaderField: name) else { continue }
-            found = (found ?? "") + name + ":" + value + "\n"
+        // The client's one notion of a credential (the redirect rules drop the same headers), every line of each,
+        // names folded and sorted so the key does not depend on the order or the case they were written in.
+        let redaction = Redaction.current
+        let fields = request.headerFields.fields
+        if !fields.isEmpty {
+            var lines: [(name: String, value: String)] = []
+            for field in fields where redaction.isCredential(header: field.name) {
+                lines.append((HTTPHeaders.folded(field.name), field.value))
+            }
+            for line in lines.enumerated().sorted(by: { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }) {
+                found = (found ?? "") + line.element.name + ":" + line.element.value + "\n"
+            }
         }
         // URLSession adds cookies below the interceptors, so the cache asks the same storage it will ask.
         if request.httpShouldHandleCookies, let cookies = cookieStorage?.cookies(for: url), !cookies.isEmpty {

@@ -71,7 +71,7 @@ public struct LoggingPlugin: KonexPlugin {
                     "queued \(String(format: "%.1f", Double(received.timing.queue / .microseconds(1)) / 1_000)) ms")
             }
             var lines = ["← \(received.response.statusCode) \(target) (\(notes.joined(separator: ", ")))"]
-            if level >= .headers { lines += headerLines(received.response.headerFields.dictionary) }
+            if level >= .headers { lines += headerLines(received.response.headerFields) }
             if level >= .bodies, !received.data.isEmpty {
                 lines.append(
                     bodyLine(received.data, contentType: received.response.value(forHTTPHeaderField: "Content-Type")))
@@ -83,9 +83,14 @@ public struct LoggingPlugin: KonexPlugin {
     }
 
     private func headerLines(_ headers: [String: String]) -> [String] {
-        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            "  \(name): \(active.value(ofHeader: name, value))"
-        }
+        headerLines(HTTPHeaders(keepingRepeats: headers.map { ($0.key, $0.value) }))
+    }
+
+    /// Every line as it came (a repeated field is several lines), sorted by name, stable within a name.
+    private func headerLines(_ headers: HTTPHeaders) -> [String] {
+        headers.fields.enumerated()
+            .sorted { ($0.element.name.lowercased(), $0.offset) < ($1.element.name.lowercased(), $1.offset) }
+            .map { "  \($0.element.name): \(active.value(ofHeader: $0.element.name, $0.element.value))" }
     }
 
     /// The body redacted whole, then cut to `bodyLimit`: cutting first would leave JSON no parser reads, and its

@@ -57,6 +57,18 @@ public struct Redaction: Sendable, Equatable {
             || (recognisesSecretNames && SecretName.isSecret(words: words))
     }
 
+    /// Whether a request header of this name carries a credential: `Authorization`, `Proxy-Authorization` and
+    /// `Cookie` always, and every header this redaction holds secret (listed, or named like a credential:
+    /// `PRIVATE-TOKEN`, `X-Shopify-Access-Token`, `apikey`).
+    ///
+    /// The one notion of a credential every component asks: what a redirect to another origin drops, what
+    /// ``HTTPCache`` keys accounts on, and what the sinks redact.
+    /// - Parameter name: The header's name, in any case.
+    public func isCredential(header name: String) -> Bool {
+        HTTPHeaders.equal(name, "authorization") || HTTPHeaders.equal(name, "proxy-authorization")
+            || HTTPHeaders.equal(name, "cookie") || isSecret(header: name)
+    }
+
     /// The default policy.
     public static let `default` = Redaction(
         headers: [

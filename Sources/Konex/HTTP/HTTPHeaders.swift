@@ -118,9 +118,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Adds a field after the others, keeping any of the same name.
     mutating func append(_ name: String, _ value: String) { fields.append((name, value)) }
 
-    /// The fields as a dictionary, names as written (for APIs that take `[String: String]`).
+    /// The fields as a dictionary (for APIs that take `[String: String]`): one entry a name, spelled as first written,
+    /// a repeated field's lines joined with `", "` in order, as RFC 9110 §5.3 combines them and as Foundation's
+    /// `allHeaderFields` reports them. No line is lost, and no line wins over another: policy reads this value.
+    /// `Set-Cookie` is joined too, as Foundation joins it (`HTTPCookie.cookies(withResponseHeaderFields:for:)` reads
+    /// that form); read its lines one by one with ``values(for:)``.
     public var dictionary: [String: String] {
-        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        var dictionary: [String: String] = [:]
+        dictionary.reserveCapacity(fields.count)
+        for (_, field) in joinedByName(separator: ", ") { dictionary[field.name] = field.value }
+        return dictionary
     }
 
     /// How many fields there are.

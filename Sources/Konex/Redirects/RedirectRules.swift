@@ -70,12 +70,7 @@ enum RedirectRules {
         }
         if !sameOrigin(from, target) {
             next.headerFields = HTTPHeaders(
-                keepingRepeats: next.headerFields.fields.filter { field in
-                    let lower = field.name.lowercased()
-                    return
-                        !(lower == "authorization" || lower == "proxy-authorization" || lower == "cookie"
-                        || redaction.isSecret(header: field.name))
-                })
+                keepingRepeats: next.headerFields.fields.filter { !redaction.isCredential(header: $0.name) })
         }
 
         // The policy is asked first: a hop it declines is not followed, so no rule has anything to refuse.

@@ -24,7 +24,7 @@ print(response.source)   // .network the first time, then .cache or .revalidated
 } }
 
 extension Readme { static func articleCachingCoalescingAndLimits2() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 55)
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 60)
 let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
 cache.partition = "account-42"
 // … at sign-out:
@@ -34,7 +34,7 @@ cache.removeAll()
 } }
 
 extension Readme { static func articleCachingCoalescingAndLimits3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 75)
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 80)
 let client = KonexClient(baseURL: URL(string: "https://api.example.com")!, interceptors: [HTTPCache()])
 let fresh = try await client.request("/feed").cachePolicy(.reloadIgnoringLocalCacheData).responseData()
 let offline = try await client.request("/feed").cachePolicy(.returnCacheDataDontLoad).response()
@@ -46,7 +46,7 @@ if offline.statusCode == 504 { print("nothing stored yet") }
 } }
 
 extension Readme { static func articleCachingCoalescingAndLimits4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 114)
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 119)
 let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
 let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
 let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), limit])

@@ -34,6 +34,25 @@ import Testing
         #expect(a.dictionary == ["A": "1", "b": "2"])
     }
 
+    /// RFC 9110 §5.3: a field on several lines is one value, the lines joined with ", " in order. The dictionary
+    /// every `[String: String]` API and the cache read loses no line and lets none win.
+    @Test func theDictionaryCombinesRepeatedLinesInOrder() {
+        let lines: [(name: String, value: String)] = [
+            ("Cache-Control", "no-store"), ("Vary", "Foo"), ("cache-control", "max-age=3600"), ("Vary", "Bar"),
+            ("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2"), ("ETag", "\"x\""),
+        ]
+        let headers = HTTPHeaders(keepingRepeats: lines)
+        let dictionary = headers.dictionary
+        #expect(dictionary.count == 4)
+        #expect(dictionary["Cache-Control"] == "no-store, max-age=3600")
+        #expect(dictionary["Vary"] == "Foo, Bar")
+        #expect(dictionary["ETag"] == "\"x\"")
+        // Joined as Foundation joins it; each line is still there one by one.
+        #expect(dictionary["Set-Cookie"] == "a=1; Path=/, b=2")
+        #expect(headers.values(for: "set-cookie") == ["a=1; Path=/", "b=2"])
+        #expect(headers.combinedValue(for: "CACHE-CONTROL") == "no-store, max-age=3600")
+    }
+
     @Test func responsesAndErrorsExposeCaseInsensitiveHeaders() async throws {
         let mock = MockTransport()
         mock.stub(.get("/ok"), .string("x", headers: ["etag": "\"v2\"", "x-rate-limit": "10"]))
