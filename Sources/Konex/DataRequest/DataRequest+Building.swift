@@ -45,6 +45,7 @@ extension DataRequest {
 
     private func build(_ endpoint: any KonexRequest) throws -> TransportRequest {
         let method = endpoint.method
+        try EndpointShape.check(endpoint, method: method)
         var url = try Self.resolve(endpoint.path, against: client.basePrefix, method: method)
         let body = endpoint.body
         var parametersBody: Data?
