@@ -120,6 +120,22 @@
             #expect(total == size)
         }
 
+        /// A reader that starts late, behind a buffer far smaller than one of the socket's reads: the body waits in
+        /// the socket (a reader that has not started slows the transfer), and no chunk fails the stream by its size.
+        @Test func aLateReaderOfABodySentInOneWriteGetsItAll() async throws {
+            let size = 512 << 10
+            let server = try MisbehavingServer(
+                reply: Data("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n".utf8)
+                    + Data(repeating: 3, count: size))
+            let client = KonexClient(
+                baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, transport: AsyncHTTPClientTransport.shared)
+            let stream = try await client.request("big").validate().stream(bufferLimit: 4_096)
+            try await Task.sleep(for: .milliseconds(300))
+            var total = 0
+            for try await chunk in stream.chunks { total += chunk.count }
+            #expect(total == size)
+        }
+
         @Test func downloadsGoToAFileAndProgressCountsEachChunk() async throws {
             let client = try client()
             let destination = FileManager.default.temporaryDirectory.appendingPathComponent("konex-ahc-\(UUID()).bin")

@@ -36,6 +36,10 @@ extension DataRequest {
             // A body written to a file never sat in memory: the limit is for bodies that do. A transport that does not
             // stream answers whole, so its body is measured here (a streaming one stopped at the limit already).
             if file == nil, let limit = client.maximumResponseSize, data.count > limit {
+                // A stream whose error body already passed the limit is refused: nobody will read the rest, so the
+                // transfer stops now (its connection and any `ConcurrencyLimit` slot go with it).
+                body.stream?.cancel()
+                body.webSocket?.abort()
                 var failure = Received.tooLarge(request, response, limit: limit, size: .whole(data.count))
                 failure.attempt = attempt
                 return .failure(failure)

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Chunks wait in a buffer of at most `bufferLimit` bytes between the network and the reader. FoundationNetworking
 /// cannot pause a transfer (suspending a task restarts it), so a reader that falls further behind than the limit
-/// ends the stream with ``StreamFailure/Kind/bufferOverflow`` instead of growing memory without bound.
+/// ends the stream with ``StreamFailure/Kind/bufferOverflow`` instead of growing memory without bound. One chunk
+/// larger than the whole buffer is never refused by itself: an empty buffer holds it alone.
 /// A transport makes one with ``makeStream(bufferLimit:onCancel:)``:
 /// ```swift
 /// let (body, continuation) = ByteStream.makeStream(bufferLimit: limit) { task.cancel() }

@@ -56,7 +56,9 @@ final class StreamBuffer: Sendable {
                 state.waiter = nil
                 return (true, waiter, state.onArrival)
             }
-            if state.buffered + chunk.count > limit {
+            // One chunk larger than the whole buffer is held alone: it is in memory already, and refusing it would
+            // fail a transfer for the size of the transport's reads rather than for a reader that fell behind.
+            if state.buffered > 0, state.buffered + chunk.count > limit {
                 overflowed = true
                 return (false, nil, nil)
             }
@@ -85,7 +87,11 @@ final class StreamBuffer: Sendable {
             if !full { return yield(chunk) }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if state.end != nil || state.buffered + chunk.count <= limit || state.waiter != nil { return true }
+                    if state.end != nil || state.buffered == 0 || state.buffered + chunk.count <= limit
+                        || state.waiter != nil
+                    {
+                        return true
+                    }
                     state.spaceWaiter = continuation
                     return false
                 }

@@ -193,6 +193,55 @@ import Testing
         #expect(count <= 10)
     }
 
+    /// A stream refused for its size (an error body past `maximumResponseSize`) is cancelled: its `ConcurrencyLimit`
+    /// slot is free for the next request, not held by a body nobody will read.
+    @Test func aStreamRefusedForItsSizeGivesBackItsSlot() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        // More than the 64 KiB of error body Konex reads for validators, then a body that never ends.
+        mock.stub(
+            .get("/v1/big"), .chunks((0..<80).map { _ in MockChunk(Data(count: 1_000)) }, status: 500, then: .hang))
+        mock.stub(.get("/v1/small"), .string("ok"))
+        let client = KonexClient(
+            baseURL: api, transport: mock, maximumResponseSize: 2_000, interceptors: [ConcurrencyLimit(maximum: 1)])
+        let error = try await requireThrows(KonexError.self) { try await client.request("big").stream() }
+        #expect(error.message.contains("2000") || error.message.contains("2,000"), "\(error.message)")
+        let next = Task { try await client.request("small").responseString() }
+        let done = Lock(false)
+        let watcher = Task {
+            _ = try? await next.value
+            done.withLock { $0 = true }
+        }
+        do {
+            try await WaitTimeout.wait(for: "the next request to get the slot") { done.value }
+        } catch {
+            next.cancel()  // unstick it, so the failure below is reported instead of a hang
+            Issue.record("the refused stream kept its slot")
+        }
+        _ = await watcher.value
+        #expect(try await next.value == "ok")
+    }
+
+    /// One chunk larger than the whole buffer never fails the stream by itself: an empty buffer holds it alone, and
+    /// a producer that can pause waits for the reader before the next one.
+    @Test func oneChunkLargerThanTheBufferIsHeldAlone() async throws {
+        let (stream, continuation) = ByteStream.makeStream(bufferLimit: 4_096) {}
+        #expect(continuation.yield(Data(count: 65_536)))
+        let second = Task { await continuation.send(Data(count: 65_536)) }
+        try await Task.sleep(for: .milliseconds(20))
+        var total = 0
+        var iterator = stream.makeAsyncIterator()
+        total += try await iterator.next()?.count ?? 0
+        #expect(await second.value)
+        continuation.finish()
+        while let chunk = try await iterator.next() { total += chunk.count }
+        #expect(total == 131_072)
+        // A second chunk into a buffer that still holds one, from a producer that cannot pause, overflows as before.
+        let (full, feed) = ByteStream.makeStream(bufferLimit: 4_096) {}
+        #expect(feed.yield(Data(count: 3_000)))
+        #expect(!feed.yield(Data(count: 3_000)))
+        #expect(full.buffer.isEnded)
+    }
+
     @Test func linesAndJSONLines() async throws {
         struct Item: Codable, Sendable, Equatable { let id: Int }
         let mock = MockTransport(clock: ImmediateClock())
