@@ -16,6 +16,7 @@ import KonexTesting
 /// where wall-clock ratios here swing by ±10 %.
 enum CountedCase: String, CaseIterable, Sendable {
     case pipelineMock = "pipeline_mock"
+    case pipelineFloor = "pipeline_floor"
     case idleComponents = "idle_components"
     case cacheHit = "cache_hit"
     case urlProtocolSmall = "urlprotocol_small"
@@ -33,6 +34,8 @@ enum CountedCase: String, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .pipelineMock: "the full chain over MockTransport, decode included"
+        case .pipelineFloor:
+            "pipeline_mock's floor: the same mocked answer from MockTransport called directly, decoded by JSONDecoder"
         case .idleComponents: "pipeline_mock with RetryPolicy and TokenAuthenticator attached, never triggered"
         case .cacheHit: "a fresh HTTPCache hit through validate() and the decode"
         case .urlProtocolSmall: "a small GET through URLSessionTransport, answered in-process by a URLProtocol"
@@ -56,6 +59,18 @@ enum CountedCase: String, CaseIterable, Sendable {
         case .pipelineMock, .idleComponents:
             let client = Benchmarks.pipelineClient(idleMachinery: self == .idleComponents)
             return { _ = try await Benchmarks.chain(client).responseObject(of: Small.self) }
+        case .pipelineFloor:
+            // What any client pays for the same answer: the transport's call and a plain decode. pipeline_mock less
+            // this is Konex's own share of a request.
+            let mock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
+            mock.stub(.get("/small"), .data(Benchmarks.mockBody, contentType: "application/json"))
+            let request = TransportRequest(head: RequestHead(method: .get, url: URL(string: "https://bench.test/small")!))
+            let decoder = JSONDecoder()
+            return {
+                let (data, response) = try await mock.data(for: request)
+                guard response.statusCode == 200 else { throw ServerError("bad status") }
+                _ = try decoder.decode(Small.self, from: data)
+            }
         #if Tracing && Metrics
             case .telemetryNoop:
                 let client = Benchmarks.pipelineClient(idleMachinery: false)

@@ -69,7 +69,16 @@
                 guard request.method != .head else { return (head, nil) }
                 let announced = stream.response.expectedContentLength
                 let length: HTTPBody.Length = announced >= 0 ? .known(announced) : .unknown
-                return (head, HTTPBody(stream.chunks, length: length, iterationBehavior: .single))
+                // Records (events, lines) go to the runtime's decoders within Konex's line and event limits; raw
+                // bytes (a download) pass as they come.
+                let type = stream.response.value(forHTTPHeaderField: "Content-Type")?.lowercased() ?? ""
+                guard Self.recordTypes.contains(where: { type.contains($0) }) else {
+                    return (head, HTTPBody(stream.chunks, length: length, iterationBehavior: .single))
+                }
+                let records = BoundedRecords(
+                    stream.chunks, eventsSpanLines: type.contains("text/event-stream"),
+                    splitsOnRecordSeparator: type.contains("application/json-seq"))
+                return (head, HTTPBody(records, length: length, iterationBehavior: .single))
             } catch let error as KonexError where error.underlyingError is ForTheRetriers {
                 // No retrier took it: the generated code handles the status it documents.
                 guard let response = error.response else { throw error }
@@ -85,6 +94,11 @@
         static let streamedTypes = [
             "text/event-stream", "application/jsonl", "application/x-ndjson", "application/json-seq",
             "application/octet-stream",
+        ]
+
+        /// Media types whose body is a sequence of records split by lines (or a JSON sequence's record separator).
+        static let recordTypes = [
+            "text/event-stream", "application/jsonl", "application/x-ndjson", "application/json-seq",
         ]
 
         /// Whether the operation asks for a body that is read as it arrives (by its `Accept`).

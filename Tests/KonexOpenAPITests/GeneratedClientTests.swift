@@ -2,7 +2,7 @@
     import Foundation
     import HTTPTypes
     import Konex
-    import KonexOpenAPI
+    @testable import KonexOpenAPI
     import KonexTesting
     import OpenAPIRuntime
     import PostsAPI
@@ -86,6 +86,51 @@
             let api = api(konex)
             for _ in 1...3 { #expect(try await api.listPosts().ok.body.json.count == 1) }
             #expect(mock.requests.count == 1)
+        }
+
+        /// An event stream with no newline (or one endless event) reaches the runtime's decoder within Konex's limits:
+        /// a typed error, not a buffer that grows without bound.
+        /// An event stream with no newline reaches the runtime's decoder within Konex's line limit: a typed error,
+        /// not a buffer that grows without bound.
+        @Test func anEndlessLineIsATypedError() async throws {
+            let mock = MockTransport(clock: ImmediateClock())
+            let line = Data(repeating: UInt8(ascii: "x"), count: 64 << 10)
+            mock.stub(
+                .operation("streamEvents"),
+                .chunks(Array(repeating: MockChunk(line), count: 48), contentType: "text/event-stream", then: .hang))
+            let events = try await api(KonexClient.mocked(mock)).streamEvents().ok.body.textEventStream
+            let error = try await requireThrows(StreamFailure.self) {
+                for try await _ in events.asDecodedServerSentEvents() {}
+            }
+            #expect(error.kind == .lineTooLong)
+        }
+
+        /// The record limits alone, on small numbers: an event of many short lines, a JSON sequence's records, and an
+        /// RS that must not reset an event stream's line.
+        @Test func recordLimitsCountLinesEventsAndSeparators() async throws {
+            func run(_ text: String, events: Bool, rs: Bool = false) async -> StreamFailure.Kind? {
+                let chunks = AsyncStream<Data> { continuation in
+                    for byte in text.utf8 { continuation.yield(Data([byte])) }
+                    continuation.finish()
+                }
+                let bounded = BoundedRecords(
+                    chunks, eventsSpanLines: events, splitsOnRecordSeparator: rs, maximumLineLength: 10,
+                    maximumEventSize: 25)
+                do {
+                    for try await _ in bounded {}
+                    return nil
+                } catch let failure as StreamFailure {
+                    return failure.kind
+                } catch {
+                    return nil
+                }
+            }
+            #expect(await run("data: 1234\ndata: 5678\n\ndata: 9\n\n", events: true) == nil)
+            #expect(await run("data: 1234\ndata: 5678\ndata: 9abc\n", events: true) == .eventTooLarge)
+            #expect(await run("data: 12345\n", events: true) == .lineTooLong)
+            #expect(await run("data: 12\u{1E}345678\n", events: true) == .lineTooLong)
+            #expect(await run("\u{1E}{\"a\":1}\n\u{1E}{\"b\":2}\n", events: false, rs: true) == nil)
+            #expect(await run("{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n", events: false) == nil)
         }
 
         @Test func serverSentEventsStreamThroughTheRuntimesDecoder() async throws {
