@@ -50,33 +50,10 @@ public protocol RequestRecorder: Sendable {
     /// Called once, when the request is over: after processors for a response, when the body ends for a stream.
     /// - Parameter end: How it ended.
     func requestDidEnd(_ end: RequestEnd)
-
-    /// The earlier signature of `attemptWillSend(_ request: inout TransportRequest, attempt:)` (before `TransportRequest`):
-    /// still called when a recorder implements it and not the new one; the headers it sets are sent. Write
-    /// `attemptWillSend(_ request: inout TransportRequest, attempt: Int)` instead.
-    /// - Parameters:
-    ///   - request: The request about to be sent, as a Foundation request.
-    ///   - attempt: The attempt number, from 1.
-    func attemptWillSend(_ request: inout URLRequest, attempt: Int)
 }
 
 extension RequestRecorder {
-    public func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {
-        EarlierSignatures.shared.forward(Self.self, .recorderWillSend) {
-            var earlier = request.urlRequest
-            attemptWillSend(&earlier, attempt: attempt)
-            // What a recorder does here is set headers (a `traceparent`): those travel back.
-            for (name, value) in earlier.allHTTPHeaderFields ?? [:]
-            where request.value(forHTTPHeaderField: name) != value {
-                request.setValue(value, forHTTPHeaderField: name)
-            }
-        }
-    }
-
-    public func attemptWillSend(_ request: inout URLRequest, attempt: Int) {
-        EarlierSignatures.shared.recordDefault(Self.self, .recorderWillSend)
-    }
-
+    public func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {}
     public func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {}
     public func willRetry(_ retry: RetryEvent) {}
     public func requestDidEnd(_ end: RequestEnd) {}

@@ -5,84 +5,13 @@ import Testing
 
 @testable import Konex
 
-/// A component written for an earlier signature is never a silent no-op: it is still called, or it is refused with a
-/// typed error naming what to write.
+/// A request written the 2017 way is never silently read as something else: a stored property whose type differs from
+/// the requirement's is refused with a typed error naming the type to write.
 @Suite struct EarlierSignatureTests {
-    /// A plugin as Konex 2.0's documentation had it, before `TransportRequest`.
-    struct EarlierPlugin: KonexPlugin {
-        let calls: Lock<[String]>
-        func didSendRequest(_ request: URLRequest) async {
-            calls.withLock { $0.append("send \(request.httpMethod ?? "") \(request.url?.path ?? "")") }
-        }
-        func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
-            let status = (try? result.get().response.statusCode).map(String.init) ?? "failure"
-            calls.withLock { $0.append("receive \(status) \(request.url?.path ?? "")") }
-        }
-    }
-
-    struct CurrentPlugin: KonexPlugin {
-        let calls: Lock<[String]>
-        func didSendRequest(_ request: TransportRequest) async { calls.withLock { $0.append("send") } }
-        func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
-            calls.withLock { $0.append("receive") }
-        }
-    }
-
-    /// Both signatures: the current one is called, the earlier one never (no call twice).
-    struct BothPlugin: KonexPlugin {
-        let calls: Lock<[String]>
-        func didSendRequest(_ request: TransportRequest) async { calls.withLock { $0.append("new send") } }
-        func didSendRequest(_ request: URLRequest) async { calls.withLock { $0.append("old send") } }
-    }
-
-    struct SilentPlugin: KonexPlugin {}
-
     func client() -> (KonexClient, MockTransport) {
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/v1/posts"), .json([Post(id: 1, title: "one")]))
         return (KonexClient(baseURL: api, transport: mock), mock)
-    }
-
-    @Test func aPluginWrittenForTheEarlierSignatureIsStillCalledInOrder() async throws {
-        let (client, _) = client()
-        let calls = Lock<[String]>([])
-        for _ in 0..<3 {  // the first call learns the type; the next ones look it up
-            _ = try await client.request("posts").withPlugin(EarlierPlugin(calls: calls)).responseData()
-        }
-        #expect(
-            calls.value == Array(repeating: ["send GET /v1/posts", "receive 200 /v1/posts"], count: 3).flatMap { $0 })
-    }
-
-    @Test func theCurrentSignatureAloneIsCalledOnceAndASilentPluginStaysSilent() async throws {
-        let (client, _) = client()
-        let current = Lock<[String]>([])
-        let both = Lock<[String]>([])
-        for _ in 0..<2 {
-            _ = try await client.request("posts").withPlugin(CurrentPlugin(calls: current))
-                .withPlugin(BothPlugin(calls: both)).withPlugin(SilentPlugin()).responseData()
-        }
-        #expect(current.value == ["send", "receive", "send", "receive"])
-        #expect(both.value == ["new send", "new send"])
-        #expect(EarlierSignatures.shared.implements(SilentPlugin.self, .pluginDidSend) == false)
-    }
-
-    /// A recorder whose `attemptWillSend` took an `inout URLRequest`: still called, and the header it sets is sent.
-    struct EarlierInstrument: RequestInstrument {
-        struct Recorder: RequestRecorder {
-            func attemptWillSend(_ request: inout URLRequest, attempt: Int) {
-                request.setValue("00-trace-\(attempt)", forHTTPHeaderField: "traceparent")
-            }
-        }
-        func requestWillStart(_ request: InstrumentedRequest) -> (any RequestRecorder)? { Recorder() }
-    }
-
-    @Test func aRecorderWrittenForTheEarlierSignatureStillInjectsItsHeader() async throws {
-        let mock = MockTransport(clock: ImmediateClock())
-        mock.stub(.get("/v1/posts"), .json([Post(id: 1, title: "one")]))
-        let client = KonexClient(baseURL: api, transport: mock, instruments: [EarlierInstrument()])
-        _ = try await client.request("posts").responseData()
-        _ = try await client.request("posts").responseData()
-        #expect(mock.requests.map { $0.header("traceparent") } == ["00-trace-1", "00-trace-1"])
     }
 
     /// 2017-style requests whose stored properties have another type than the requirement: they would compile as
