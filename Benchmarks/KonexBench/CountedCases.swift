@@ -64,7 +64,8 @@ enum CountedCase: String, CaseIterable, Sendable {
             // this is Konex's own share of a request.
             let mock = MockTransport(clock: ImmediateClock(), journalLimit: 0)
             mock.stub(.get("/small"), .data(Benchmarks.mockBody, contentType: "application/json"))
-            let request = TransportRequest(head: RequestHead(method: .get, url: URL(string: "https://bench.test/small")!))
+            let request = TransportRequest(
+                head: RequestHead(method: .get, url: URL(string: "https://bench.test/small")!))
             let decoder = JSONDecoder()
             return {
                 let (data, response) = try await mock.data(for: request)
