@@ -91,10 +91,7 @@
 
         /// Media types read as they arrive: events, JSON Lines and sequences, and raw bytes (a download). Any other body
         /// is read whole, so the client's cache and coalescer apply to it.
-        static let streamedTypes = [
-            "text/event-stream", "application/jsonl", "application/x-ndjson", "application/json-seq",
-            "application/octet-stream",
-        ]
+        static let streamedTypes = recordTypes + ["application/octet-stream"]
 
         /// Media types whose body is a sequence of records split by lines (or a JSON sequence's record separator).
         static let recordTypes = [

@@ -165,10 +165,7 @@ package final class WebSocketInbox: Sendable {
     /// Returns at once, sending nothing, while the reader is behind (see ``deliver(_:)``): the peer is sending.
     /// Cancelling it ends this ping alone, also when the cancellation came before the ping was registered.
     package func awaitPong(sending send: @Sendable () -> Void) async throws {
-        let ping = state.withLock { state -> UInt64 in
-            state.pings &+= 1
-            return state.pings
-        }
+        let ping = nextPing()
         try await withTaskCancellationHandler {
             try await awaitPong(ping, sending: send, honouringCancellation: true)
         } onCancel: {
@@ -179,11 +176,16 @@ package final class WebSocketInbox: Sendable {
 
     /// ``awaitPong(sending:)`` deaf to cancellation, as URLSession's `sendPing` is (for a mock that behaves so).
     package func awaitPongIgnoringCancellation(sending send: @Sendable () -> Void) async throws {
-        let ping = state.withLock { state -> UInt64 in
+        let ping = nextPing()
+        try await awaitPong(ping, sending: send, honouringCancellation: false)
+    }
+
+    /// A number of its own for a ping, by which a cancelled ping removes itself and no other.
+    private func nextPing() -> UInt64 {
+        state.withLock { state in
             state.pings &+= 1
             return state.pings
         }
-        try await awaitPong(ping, sending: send, honouringCancellation: false)
     }
 
     private func awaitPong(_ ping: UInt64, sending send: @Sendable () -> Void, honouringCancellation: Bool)
