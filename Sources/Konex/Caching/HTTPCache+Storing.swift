@@ -9,10 +9,13 @@ extension HTTPCache {
     func keep(_ reply: TransportReply, key: String, request: TransportRequest, asked: CacheControl, requestDate: Date)
         async
     {
+        // A body that is not whole (an interceptor nearer the transport answered with a stream) is not kept: the
+        // cache does not read it on the caller's behalf, and never stores part of one.
+        guard let body = reply.body.data else { return }
         let response = reply.response
         let url = request.url
         let received = CachedResponse(
-            url: url, statusCode: response.statusCode, headers: Self.storedHeaders(of: response), body: reply.data,
+            url: url, statusCode: response.statusCode, headers: Self.storedHeaders(of: response), body: body,
             requestDate: requestDate, responseDate: now())
         guard var kept = storable(received, request: request, asked: asked) else { return }
         let varyNames = kept.parsed.varyNames

@@ -129,7 +129,11 @@ public final class RequestCoalescer: TransportInterceptor {
     private func fly(_ key: Key, generation: UInt64, request: TransportRequest, next: TransportNext) async {
         let result: Result<TransportReply, any Error>
         do {
-            result = .success(try await next(request))
+            var reply = try await next(request)
+            // Several callers read one body: one still arriving (from an interceptor nearer the transport) is
+            // collected first, since a stream has one reader.
+            if reply.body.data == nil { reply.body = ResponseBody(try await reply.body.collect(upTo: .max)) }
+            result = .success(reply)
         } catch {
             result = .failure(error)
         }

@@ -68,7 +68,7 @@ extension DataRequest {
     /// - Throws: ``KonexError``; a failure to write is stage ``KonexError/Stage/fileSystem``.
     public func download(to destination: URL) async throws -> Response<URL> {
         let exchange = try await execute(body: .file)
-        guard let file = exchange.file else { preconditionFailure("a file-bodied exchange carries its file") }
+        let file = try exchange.bodyFile()
         do {
             if Task.isCancelled { throw cancellationError(exchange.request) }
             try BodyFile.move(file, to: destination)

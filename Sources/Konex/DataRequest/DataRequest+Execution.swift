@@ -87,17 +87,17 @@ extension DataRequest {
                 let failure: KonexError
                 switch outcome {
                 case .success(let received):
+                    let isWebSocket = received.answer.payload.webSocket != nil
                     let rejection: KonexError? =
-                        received.webSocket == nil ? validate(received, request: request, validators: validators) : nil
+                        isWebSocket ? nil : validate(received, request: request, validators: validators)
                     guard var rejection else {
                         // 7. process
                         var exchange = try process(received, request: request, endpoint: endpoint, shared: shared)
                         recorders.ended(exchange, attempts: attempt)
-                        if exchange.webSocket != nil { exchange.recorders = recorders }
+                        if isWebSocket { exchange.recorders = recorders }
                         return exchange
                     }
-                    BodyFile.remove(received.file)
-                    received.stream?.cancel()
+                    received.answer.payload.discard()
                     rejection.attempt = attempt
                     failure = rejection
                 case .failure(var error):
@@ -268,14 +268,11 @@ extension DataRequest {
     private func process(
         _ received: TransportResponse, request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components
     ) throws -> Exchange {
-        if received.file != nil || received.stream != nil || received.webSocket != nil {
-            return Exchange(
-                request: request, response: received.response, received: received.data, data: received.data,
-                timing: received.timing, file: received.file, stream: received.stream, webSocket: received.webSocket,
-                redirects: received.redirects)
+        // Processors need a whole body in memory: a file's, a stream's or a connection's answer passes as it is.
+        guard case .data(var data) = received.answer.payload else {
+            return Exchange(request: request, answer: received.answer, data: received.data, timing: received.timing)
         }
         let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
-        var data = received.data
         for processor in processors {
             do {
                 data = try processor.process(data, response: received.response)
@@ -286,9 +283,7 @@ extension DataRequest {
                     response: received.response, data: data, underlyingError: error, attempt: received.timing.attempt)
             }
         }
-        return Exchange(
-            request: request, response: received.response, received: received.data, data: data,
-            timing: received.timing, source: received.source, redirects: received.redirects)
+        return Exchange(request: request, answer: received.answer, data: data, timing: received.timing)
     }
 
     /// A closure that returns the time elapsed on `clock` since this call.

@@ -5,8 +5,9 @@ import Foundation
 struct ProgressReport: Sendable {
     let handler: @Sendable (TransferProgress) -> Void
     let uploadSize: Int64
-    /// The last upload count said: libcurl's progress callback repeats itself, and a late one must not go backwards.
-    private let uploaded = Lock<Int64>(-1)
+    /// The last upload count said (libcurl's progress callback repeats itself, and a late one must not go
+    /// backwards), and whether the download's end was said.
+    private let said = Lock<(uploaded: Int64, finished: Bool)>((-1, false))
 
     init(_ handler: @escaping @Sendable (TransferProgress) -> Void, request: TransportRequest) {
         self.handler = handler
@@ -18,9 +19,9 @@ struct ProgressReport: Sendable {
 
     /// Upload progress from a transport: passed on only when it moves forward.
     func upload(_ progress: TransferProgress) {
-        let forward = uploaded.withLock { last in
-            guard progress.completedBytes > last else { return false }
-            last = progress.completedBytes
+        let forward = said.withLock { said in
+            guard progress.completedBytes > said.uploaded else { return false }
+            said.uploaded = progress.completedBytes
             return true
         }
         if forward { handler(progress) }
@@ -39,9 +40,13 @@ struct ProgressReport: Sendable {
 
     /// The body is complete; the total is now known (said once more only when the last event did not say it).
     func finished(_ received: Int64, of response: ResponseHead, counted: Bool) {
+        said.withLock { $0.finished = true }
         if counted, received > 0, Self.expected(response) == received { return }
         handler(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
     }
+
+    /// Whether the download's end was said already (the body was counted as it came).
+    var hasFinished: Bool { said.withLock { $0.finished } }
 
     private static func expected(_ response: ResponseHead) -> Int64? {
         response.expectedContentLength >= 0 ? response.expectedContentLength : nil

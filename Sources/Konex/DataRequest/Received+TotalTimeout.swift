@@ -1,9 +1,6 @@
 import Foundation
 
 extension Received {
-    /// An attempt's exchange and what it answers.
-    typealias Exchanged = (Data, ResponseHead, Body)
-
     /// Runs one attempt's exchange within `limit` on `clock` (``firstOf(_:orDeadline:on:discarding:)``): past it the
     /// caller gets a timeout at once and the exchange is cancelled, without waiting for it to stop (a transport slow
     /// to honour cancellation would stretch the limit to the body's end); what it answers late is cleaned up. Only a
@@ -12,19 +9,17 @@ extension Received {
     ///   when the caller is cancelled; the exchange's errors.
     static func within(
         _ limit: Duration, on clock: any Clock<Duration>, url: URL,
-        _ exchange: @escaping @Sendable () async throws -> Exchanged
-    ) async throws -> Exchanged {
+        _ exchange: @escaping @Sendable () async throws -> Answer
+    ) async throws -> Answer {
         let outcome = await firstOf(
-            { () async -> Result<Exchanged, any Error> in
+            { () async -> Result<Answer, any Error> in
                 do { return .success(try await exchange()) } catch { return .failure(error) }
             },
             orDeadline: limit, on: clock,
             discarding: { late in
                 // Too late: nobody reads it.
                 guard case .success(let answer) = late else { return }
-                BodyFile.remove(answer.2.file)
-                answer.2.stream?.cancel()
-                answer.2.webSocket?.abort()
+                answer.payload.discard()
             })
         guard let outcome else {
             if Task.isCancelled { throw CancellationError() }

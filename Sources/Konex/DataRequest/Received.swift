@@ -1,36 +1,16 @@
 import Foundation
 
-/// Step 4's ways to take the body: whole into memory, into a file, or as it arrives; counted as it comes when a
-/// progress handler is set and the transport streams.
+/// Step 4: the transport's answer taken the way the caller wants its body (whole into memory, into a file, or as it
+/// arrives), following redirects; the one home of ``KonexClient/maximumResponseSize`` and of download progress.
 enum Received {
-    /// What the transport said besides the head and the in-memory bytes.
-    struct Body: Sendable {
-        var file: URL?
-        var stream: ByteStream?
-        /// An open WebSocket connection.
-        var webSocket: (any WebSocketChannel)?
-        /// The system's phase timings, where the transport reports them.
-        var phases: TransferPhases?
-        /// Download progress was reported chunk by chunk, so only the end remains to say.
-        var countedProgress = false
-        /// The redirects followed to reach this response, first to last.
-        var redirects: [Redirect] = []
-        /// Where the answer came from, when an interceptor says (a cache hit, a shared call).
-        var source: ResponseSource = .network
-        /// Whether more than one caller received this answer (a coalesced call).
-        var isShared = false
-        /// How long the call waited for a ``ConcurrencyLimit`` slot.
-        var queueTime: Duration = .zero
-    }
-
     /// Receives the body of `request` as `target` asks, following redirects by ``RedirectRules`` and `redirects`.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func receive(
         _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
-        redirects: Redirects, limit: Int?
-    ) async throws -> (Data, ResponseHead, Body) {
+        observer: TransferObserver?, redirects: Redirects, limit: Int?
+    ) async throws -> Answer {
         try await following(request, redirects: redirects) { hop in
-            try await receiveOnce(hop, over: transport, into: target, report: report, limit: limit)
+            try await receiveOnce(hop, over: transport, into: target, report: report, observer: observer, limit: limit)
         }
     }
 
@@ -39,43 +19,41 @@ enum Received {
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func following(
         _ request: TransportRequest, redirects: Redirects,
-        send: (TransportRequest) async throws -> (Data, ResponseHead, Body)
-    ) async throws -> (Data, ResponseHead, Body) {
+        send: (TransportRequest) async throws -> Answer
+    ) async throws -> Answer {
         let received = try await send(request)
         // Most answers are not redirects: one comparison, and nothing allocated.
-        guard RedirectRules.redirects(received.1.statusCode) else { return received }
+        guard RedirectRules.redirects(received.response.statusCode) else { return received }
         return try await following(received, of: request, redirects: redirects, send: send)
     }
 
     /// The redirect loop of ``following(_:redirects:send:)``, from the first 3xx `received` for `request`.
     // Not inlined: its requests, hops and decisions would take room in every request's async frame, redirected or not.
     @inline(never) private static func following(
-        _ received: (Data, ResponseHead, Body), of request: TransportRequest, redirects: Redirects,
-        send: (TransportRequest) async throws -> (Data, ResponseHead, Body)
-    ) async throws -> (Data, ResponseHead, Body) {
+        _ received: Answer, of request: TransportRequest, redirects: Redirects,
+        send: (TransportRequest) async throws -> Answer
+    ) async throws -> Answer {
         var received = received
         var current = request
         var visited = [RedirectRules.visitKey(request)]
         var hops: [Redirect] = []
         while true {
-            let (_, response, body) = received
+            let response = received.response
             switch RedirectRules.next(
                 after: response, to: current, visited: visited, policy: redirects.policy,
                 redaction: redirects.redaction)
             {
             case .stop:
-                received.2.redirects = hops
+                received.provenance.redirects = hops
                 return received
             case .follow(let next, let hop):
-                BodyFile.remove(body.file)
-                body.stream?.cancel()
+                received.payload.discard()
                 hops.append(hop)
                 visited.append(RedirectRules.visitKey(next))
                 current = next
                 received = try await send(current)
             case .refuse(let reason):
-                BodyFile.remove(body.file)
-                body.stream?.cancel()
+                received.payload.discard()
                 throw KonexError(
                     stage: .redirect, message: reason, method: current.method,
                     url: current.url, request: current, response: response)
@@ -96,32 +74,30 @@ enum Received {
         }
     }
 
-    /// Receives the body of `request` as `target` asks. For a file or a stream, the returned data is only the start
-    /// of an error body (when the status is outside 200..<300), so validators and error models still see it.
-    /// `limit` is ``KonexClient/maximumResponseSize`` for a body read into memory: a `Content-Length` over it is
-    /// refused before any of the body is read, and reading stops at it.
+    /// Sends `request` once (no redirect followed) and takes its body as `target` asks.
     // Inlined, like the other steps between a terminal and the transport: every async frame is entered and resumed
     // once a request, with cold caches after the transport's own work, so each frame saved shows.
     @inline(__always) static func receiveOnce(
         _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
-        limit: Int? = nil
-    ) async throws -> (Data, ResponseHead, Body) {
-        // Phase timings come from the system's task metrics, which only Apple platforms deliver: elsewhere the
-        // record (a lock and a closure: ~1,400 instructions a mock request) is made only when progress is observed.
-        #if canImport(Darwin)
-            let listens = true
-        #else
-            let listens = report != nil
-        #endif
-        let phases = listens ? Lock<TransferPhases?>(nil) : nil
-        let observer = phases.map { phases in
-            TransferObserver(
-                progress: report.map { report in { @Sendable (progress: TransferProgress) in report.upload(progress) }
-                },
-                phases: { phases.value = $0 })
+        observer: TransferObserver?, limit: Int?
+    ) async throws -> Answer {
+        let context = context(for: target, report: report, observer: observer, limit: limit)
+        let (response, body) = try await transport.send(request, context: context)
+        // The usual answer, a whole body for memory within the limit, returns here; the rest is taken in a frame of
+        // its own (its locals would otherwise take room in every request's frame).
+        if case .memory = target, let data = body.data, data.count <= limit ?? .max {
+            return Answer(response: response, payload: .data(data))
         }
-        // The transport's hint: a body read into memory is asked for whole, unless it is counted or limited as it
-        // comes; then, like a stream, as it arrives.
+        return Answer(
+            response: response,
+            payload: try await taken(body, of: response, for: request, as: target, report: report, limit: limit))
+    }
+
+    /// The transport's hint for `target`: a body read into memory is asked for whole, unless it is counted or
+    /// limited as it comes; then, like a stream, as it arrives.
+    static func context(for target: BodyTarget, report: ProgressReport?, observer: TransferObserver?, limit: Int?)
+        -> TransportContext
+    {
         let delivery: BodyDelivery
         var bufferLimit = ByteStream.defaultBufferLimit
         switch target {
@@ -138,23 +114,26 @@ enum Received {
             delivery = .incremental
             bufferLimit = limit
         }
-        let context = TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
-        let (response, body) = try await transport.send(request, context: context)
-        // The usual answer, a whole body for memory, returns here; reading it as it comes, into a file or as a stream
-        // happens in a frame of its own (its locals would otherwise take room in every request's frame).
-        if case .memory = target, let data = body.data { return (data, response, Body(phases: phases?.value)) }
-        return try await received(
-            body, of: response, for: request, into: target, report: report, limit: limit, phases: phases)
+        return TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
     }
 
-    /// The rest of ``receiveOnce(_:over:into:report:limit:)``: a body that is not a whole one for memory.
-    @inline(never) private static func received(
-        _ body: ResponseBody, of response: ResponseHead, for request: TransportRequest, into target: BodyTarget,
-        report: ProgressReport?, limit: Int?, phases: Lock<TransferPhases?>?
-    ) async throws -> (Data, ResponseHead, Body) {
+    /// Takes `body` the way `target` wants it: the one place a body is read into memory (within `limit`, counting
+    /// progress), written to a file, or handed on as a stream with the start of an error body read for validators
+    /// and error models. Whatever its form (whole, still arriving, in a file; from a transport, a cache or a canned
+    /// reply), each target gets it the same way.
+    /// - Throws: A ``KonexError`` naming `limit` for a body over it (the body is stopped); the body's own errors.
+    @inline(never) static func taken(
+        _ body: ResponseBody, of response: ResponseHead, for request: TransportRequest, as target: BodyTarget,
+        report: ProgressReport?, limit: Int?
+    ) async throws -> Answer.Payload {
         switch target {
         case .memory, .webSocket:
-            if let data = body.data { return (data, response, Body(phases: phases?.value)) }
+            if let data = body.data {
+                if let limit, data.count > limit {
+                    throw tooLarge(request, response, limit: limit, size: .whole(data.count))
+                }
+                return .data(data)
+            }
             if let limit, response.expectedContentLength > Int64(limit) {
                 body.cancel()
                 throw tooLarge(request, response, limit: limit, size: .announced)
@@ -162,53 +141,33 @@ enum Received {
             report?.headArrived(response)
             let data = try await gather(body, of: response, to: request, limit: limit, report: report)
             report?.finished(Int64(data.count), of: response, counted: true)
-            return (data, response, Body(phases: phases?.value, countedProgress: report != nil))
+            return .data(data)
         case .file:
-            if case .file(let file) = body.storage {
-                return (errorHead(of: response, in: file), response, Body(file: file, phases: phases?.value))
+            switch body.storage {
+            case .file(let file):
+                return .file(file, errorHead: errorHead(of: response, in: file))
+            case .whole(let data):
+                let file = BodyFile.temporary()
+                try data.write(to: file)
+                // The start of an error body is at hand: not read back from the file just written.
+                let head = (200..<300).contains(response.statusCode) ? Data() : data.prefix(BodyFile.errorBodyLimit)
+                return .file(file, errorHead: head)
+            case .stream:
+                report?.headArrived(response)
+                let file = try await written(body, of: response, report: report)
+                return .file(file, errorHead: errorHead(of: response, in: file))
             }
-            if let data = body.data { return try await delivered(data, response, as: target) }
-            report?.headArrived(response)
-            let file = try await written(body, of: response, report: report)
-            return (
-                errorHead(of: response, in: file), response,
-                Body(file: file, phases: phases?.value, countedProgress: report != nil)
-            )
         case .stream:
-            var (data, response, received) = try await streamed(try body.stream, response)
-            received.phases = phases?.value
-            return (data, response, received)
+            var stream = try body.stream
+            guard !(200..<300).contains(response.statusCode) else { return .stream(stream, errorHead: Data()) }
+            let head = try await stream.take(upTo: BodyFile.errorBodyLimit)
+            if let limit, head.count > limit {
+                // Nobody will read the rest of an error body already past the limit: the transfer stops now.
+                stream.cancel()
+                throw tooLarge(request, response, limit: limit, size: .stoppedAt(head.count))
+            }
+            return .stream(stream, errorHead: head)
         }
-    }
-
-    /// A body that is whole already (from a transport that does not stream, or a reply an interceptor made itself)
-    /// as `target` wants it: in memory, in a file, or as a stream of one chunk.
-    static func delivered(_ data: Data, _ response: ResponseHead, as target: BodyTarget) async throws -> (
-        Data, ResponseHead, Body
-    ) {
-        switch target {
-        case .memory, .webSocket:
-            return (data, response, Body())
-        case .file:
-            let file = BodyFile.temporary()
-            try data.write(to: file)
-            // The start of an error body is at hand: not read back from the file just written.
-            let head = (200..<300).contains(response.statusCode) ? Data() : data.prefix(BodyFile.errorBodyLimit)
-            return (head, response, Body(file: file))
-        case .stream:
-            return try await streamed(ByteStream(data), response)
-        }
-    }
-
-    /// A streamed body with, for an error status, its start read (up to the limit) for validators and error models;
-    /// whatever was read is given back to the reader first.
-    private static func streamed(_ stream: ByteStream, _ response: ResponseHead) async throws -> (
-        Data, ResponseHead, Body
-    ) {
-        var stream = stream
-        guard !(200..<300).contains(response.statusCode) else { return (Data(), response, Body(stream: stream)) }
-        let head = try await stream.take(upTo: BodyFile.errorBodyLimit)
-        return (head, response, Body(stream: stream))
     }
 
     /// Reads `body` into memory, ending it at `limit` and reporting each chunk to `report`.

@@ -46,8 +46,10 @@ extension Recorders {
     /// The request got through: it ends now, or when its streamed body ends.
     func ended(_ exchange: Exchange, attempts: Int) {
         // A WebSocket's recorders end when its connection closes: the ``WebSocket`` ends them.
-        guard !list.isEmpty, exchange.webSocket == nil else { return }
-        guard let stream = exchange.stream else { return end(.success(exchange.response), attempts: attempts) }
+        guard !list.isEmpty, exchange.answer.payload.webSocket == nil else { return }
+        guard let stream = exchange.answer.payload.stream else {
+            return end(.success(exchange.response), attempts: attempts)
+        }
         let buffer = stream.buffer
         buffer.onEnd {
             guard let error = buffer.endError else { return end(.success(exchange.response), attempts: attempts) }

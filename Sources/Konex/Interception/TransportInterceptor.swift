@@ -14,9 +14,9 @@ import Foundation
 /// ```
 /// Interceptors run for every attempt (a retry passes them again) and every hop of a redirect, for every terminal but
 /// `webSocket()`. `next.delivery` says how the caller takes the body: for `stream()` and `download(to:)` the reply
-/// comes back with its body still arriving or in a file (``TransportReply/bodyIsInMemory`` is `false`), so the cache
-/// and the coalescer let those pass, while ``ConcurrencyLimit`` holds its slot until a stream ends. A reply an
-/// interceptor makes itself (a canned answer, say) reaches a stream or a download as one, from its `data`.
+/// comes back with its ``TransportReply/body`` still arriving or in a file, so the cache and the coalescer let those
+/// pass, while ``ConcurrencyLimit`` holds its slot until the body ends. A reply an interceptor makes itself (a canned
+/// answer, say) reaches a stream or a download as one, whatever its body's form.
 public protocol TransportInterceptor: Sendable {
     /// Answers `request`, usually by calling `next` (the rest of the chain, then the transport).
     /// - Parameters:
@@ -57,37 +57,63 @@ public struct TransportNext: Sendable {
     public func callAsFunction(_ request: TransportRequest) async throws -> TransportReply { try await run(request) }
 }
 
-/// What an interceptor chain answers: the body and head, where they came from, and how long the request queued.
+/// What an interceptor chain answers: the response head, its body as the transport handed it over, and where it came
+/// from (the network or a cache, whether it was shared, how long it queued).
+///
+/// The body is a ``ResponseBody``, the transport's own shape: whole for the `response…` terminals
+/// (``TransportNext/delivery`` ``BodyDelivery/whole``), still arriving for `stream()`, in a file for `download(to:)`.
+/// An interceptor that needs the bytes whole collects them; one that holds a resource for as long as the body runs
+/// waits for ``ResponseBody/whenEnded(_:)``. Nothing in a reply is hidden from an interceptor: ``ConcurrencyLimit``,
+/// ``HTTPCache`` and ``RequestCoalescer`` use this public shape alone.
+/// ```swift
+/// struct Slot: TransportInterceptor {
+///     let gate: Gate
+///     func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
+///         await gate.enter()
+///         let reply: TransportReply
+///         do { reply = try await next(request) } catch { gate.leave(); throw error }
+///         reply.body.whenEnded { gate.leave() }   // a stream keeps its slot until it ends
+///         return reply
+///     }
+/// }
+/// ```
 public struct TransportReply: Sendable {
-    /// The body.
-    public var data: Data
     /// The response head.
     public var response: ResponseHead
+    /// The body: whole, still arriving, or in a file (see ``TransportNext/delivery``).
+    public var body: ResponseBody
     /// Where the response came from.
     public var source: ResponseSource
     /// Time spent waiting for a ``ConcurrencyLimit`` slot; zero when none was waited for.
     public var queueTime: Duration
     /// Whether one transport call answered this and other identical requests (``RequestCoalescer``).
     public var isShared: Bool
-    /// What the transport said besides the head and `data`: a body still arriving, a file, phase timings.
-    var received: Received.Body?
-
-    /// Whether `data` is the whole body: `false` for a body still arriving (`stream()`) or in a file
-    /// (`download(to:)`), whose `data` holds at most the start of an error body. Such a reply must not be stored or
-    /// shared as if it were whole.
-    public var bodyIsInMemory: Bool { received?.stream == nil && received?.file == nil }
 
     /// Creates a reply.
+    /// - Parameters:
+    ///   - response: The response head.
+    ///   - body: The body, as a transport hands it over.
+    ///   - source: Where the response came from.
+    ///   - queueTime: Time spent waiting for a slot.
+    ///   - isShared: Whether this answer is shared with other callers.
+    public init(
+        response: ResponseHead, body: ResponseBody, source: ResponseSource = .network, queueTime: Duration = .zero,
+        isShared: Bool = false
+    ) {
+        self.response = response
+        self.body = body
+        self.source = source
+        self.queueTime = queueTime
+        self.isShared = isShared
+    }
+
+    /// Creates a reply whose body is whole in memory.
     public init(
         data: Data, response: ResponseHead, source: ResponseSource = .network, queueTime: Duration = .zero,
         isShared: Bool = false
     ) {
-        self.data = data
-        self.response = response
-        self.source = source
-        self.queueTime = queueTime
-        self.isShared = isShared
-        received = nil
+        self.init(
+            response: response, body: ResponseBody(data), source: source, queueTime: queueTime, isShared: isShared)
     }
 
     /// Creates a reply from a Foundation response, for an interceptor that answers with one.
@@ -98,6 +124,21 @@ public struct TransportReply: Sendable {
     public init(data: Data, response: HTTPURLResponse, source: ResponseSource = .network) {
         self.init(data: data, response: ResponseHead(response), source: source)
     }
+
+    /// The body when it is whole in memory; empty for a body still arriving or in a file.
+    ///
+    /// Read ``body`` instead: it says which it is. Setting this replaces the body with `newValue`, whole.
+    @available(
+        *, deprecated, message: "read `body` (a ResponseBody: `body.data` when whole, `collect(upTo:)` otherwise)"
+    )
+    public var data: Data {
+        get { body.data ?? Data() }
+        set { body = ResponseBody(newValue) }
+    }
+
+    /// Whether the body is whole in memory: `false` for a body still arriving (`stream()`) or in a file
+    /// (`download(to:)`). Such a reply must not be stored or shared as if it were whole.
+    public var bodyIsInMemory: Bool { body.data != nil }
 }
 
 /// Where a response came from.

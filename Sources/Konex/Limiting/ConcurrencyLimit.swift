@@ -78,11 +78,7 @@ public final class ConcurrencyLimit: TransportInterceptor {
         }
         reply.queueTime += queued
         // A stream holds its slot until its body ends, however it ends: the heaviest requests are the ones to bound.
-        if let stream = reply.received?.stream {
-            stream.buffer.onEnd { self.release(host) }
-        } else {
-            release(host)
-        }
+        reply.body.whenEnded { self.release(host) }
         return reply
     }
 

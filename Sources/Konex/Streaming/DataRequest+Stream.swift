@@ -24,7 +24,7 @@ extension DataRequest {
     ) async throws -> DataStream {
         try refuseProcessors(for: "stream()", because: "the whole body")
         let exchange = try await execute(body: .stream(bufferLimit: bufferLimit))
-        guard let body = exchange.stream else { preconditionFailure("a streamed exchange carries its body") }
+        let body = try exchange.bodyStream()
         let stream = DataStream(
             source: self, exchange: exchange, body: body, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
         stream.watch(idle: idleTimeout, total: totalTimeout)

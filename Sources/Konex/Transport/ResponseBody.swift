@@ -84,6 +84,16 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
     }
 
+    /// Calls `action` once when the body is done: at once for a body that is whole or in a file, and for a body
+    /// still arriving, when it ends (read to its end, failed, or cancelled).
+    ///
+    /// For an interceptor that holds something for as long as a transfer runs (a ``ConcurrencyLimit`` slot).
+    /// - Parameter action: What to do then; it runs on whichever thread ends the body.
+    public func whenEnded(_ action: @escaping @Sendable () -> Void) {
+        guard case .stream(let stream) = storage else { return action() }
+        stream.buffer.onEnd(action)
+    }
+
     /// The error ``collect(upTo:)`` throws for a body longer than its limit.
     public struct TooLong: Error, Sendable, CustomStringConvertible {
         /// The limit the body passed.

@@ -25,7 +25,7 @@ extension DataRequest {
     ) async throws -> WebSocket {
         try refuseProcessors(for: "webSocket()", because: "a body")
         let exchange = try await execute(body: .webSocket(options))
-        guard let channel = exchange.webSocket else { preconditionFailure("a WebSocket exchange carries its channel") }
+        let channel = try exchange.connection()
         return WebSocket(
             source: self, exchange: exchange, channel: channel, pingInterval: pingInterval, pongTimeout: pongTimeout,
             options: options)

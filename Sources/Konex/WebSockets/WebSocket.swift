@@ -189,7 +189,7 @@ public final class WebSocket: Sendable {
             if state.value.closing { return false }
             do {
                 let exchange = try await source.execute(body: .webSocket(options))
-                guard let channel = exchange.webSocket else { return false }
+                let channel = try exchange.connection()
                 let installed = state.withLock { state in
                     guard !state.closing else { return false }
                     state.channel = channel
