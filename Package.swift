@@ -166,6 +166,8 @@ let package = Package(
             exclude: ["Readme/Fixtures"],  // the README's own example folder, read from #filePath
             resources: [.copy("Fixtures")],
             swiftSettings: strict),
+        // Interceptors written against the public API alone: no `@testable import`, no TestSupport.
+        .testTarget(name: "KonexPublicAPITests", dependencies: ["Konex", "KonexTesting"], swiftSettings: strict),
         // KONEX_TRANSPORT=ahc with --traits AsyncHTTPClient runs these suites over AsyncHTTPClientTransport too.
         .testTarget(
             name: "IntegrationTests",
