@@ -45,8 +45,24 @@ if offline.statusCode == 504 { print("nothing stored yet") }
     _ = offline
 } }
 
-extension Readme { static func articleCachingCoalescingAndLimits4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 119)
+extension Readme { struct Articlecachingcoalescingandlimits4 {  // Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md line 123
+struct Gate: TransportInterceptor {
+    let slots: Slots
+    func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
+        await slots.take()
+        let reply: TransportReply
+        do { reply = try await next(request) } catch {
+            slots.give()
+            throw error
+        }
+        reply.body.whenEnded { slots.give() }  // at once for a whole body; when a stream ends
+        return reply
+    }
+}
+} }
+
+extension Readme { static func articleCachingCoalescingAndLimits5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 145)
 let cache = HTTPCache(storage: .disk(directory: exportsFolder.appendingPathComponent("api-cache")))
 let limit = ConcurrencyLimit(maximum: 16, perHost: 4, queueLimit: 500)
 let client = KonexClient(baseURL: api, interceptors: [cache, RequestCoalescer(), limit])

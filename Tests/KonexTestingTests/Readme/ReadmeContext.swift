@@ -90,6 +90,11 @@ enum Readme {
         func stop() {}
     }
 
+    /// A counting semaphore, for the "Writing your own" interceptor.
+    struct Slots: Sendable {
+        func take() async {}
+        func give() {}
+    }
     struct Logger: Sendable {
         func debug(_ message: String) {}
     }
