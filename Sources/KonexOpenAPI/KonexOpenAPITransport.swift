@@ -82,6 +82,17 @@
             } catch let error as KonexError where error.underlyingError is ForTheRetriers {
                 // No retrier took it: the generated code handles the status it documents.
                 guard let response = error.response else { throw error }
+                // The error body of a streamed operation is kept whole up to 64 KiB; a longer one is an error of its
+                // own, never a body cut short without a word.
+                guard !error.isDataPartial else {
+                    var cut = error
+                    cut.underlyingError = nil
+                    cut.message =
+                        "status \(response.statusCode): the error body is longer than the \(cut.data?.count ?? 0) "
+                        + "bytes Konex keeps of a streamed operation's error body, so the generated client cannot "
+                        + "decode it whole; its start is in `data`"
+                    throw cut
+                }
                 let data = error.data ?? Data()
                 return (
                     try Self.head(of: response, method: request.method), request.method == .head ? nil : HTTPBody(data)

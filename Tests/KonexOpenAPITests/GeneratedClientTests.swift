@@ -105,6 +105,31 @@
             #expect(error.kind == .lineTooLong)
         }
 
+        /// A streamed operation's error body arrives whole (up to the 64 KiB Konex keeps of one), or as a typed error
+        /// that says it went on: never a body cut short without a word.
+        @Test(arguments: [10 << 10, 64 << 10, (64 << 10) + 1, 300 << 10])
+        func aStreamedOperationsErrorBodyIsWholeOrATypedError(size: Int) async throws {
+            let body = Data((0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+            let mock = MockTransport(clock: ImmediateClock())
+            mock.stub(.operation("streamEvents"), .data(body, status: 503, contentType: "text/plain"))
+            let api = api(KonexClient.mocked(mock))
+            guard size > 64 << 10 else {
+                guard case .undocumented(statusCode: 503, let payload) = try await api.streamEvents() else {
+                    Issue.record("a 503 with a short body reaches the generated code as undocumented")
+                    return
+                }
+                let received = try await Data(collecting: try #require(payload.body), upTo: .max)
+                #expect(received == body)
+                return
+            }
+            let error = try await requireThrows(ClientError.self) { _ = try await api.streamEvents() }
+            let konex = try #require(error.underlyingError as? KonexError, "\(error)")
+            #expect(konex.isDataPartial)
+            #expect(konex.statusCode == 503)
+            #expect(konex.data == body.prefix(64 << 10))
+            #expect(konex.message.contains("longer than the 65536 bytes"), "\(konex.message)")
+        }
+
         /// The record limits alone, on small numbers: an event of many short lines, a JSON sequence's records, and an
         /// RS that must not reset an event stream's line.
         @Test func recordLimitsCountLinesEventsAndSeparators() async throws {

@@ -48,6 +48,16 @@ extension Answer.Payload {
         }
     }
 
+    /// Whether ``inMemory`` is only the start of a longer error body (one of a stream or a download, past the
+    /// 64 KiB kept for validators and error models).
+    var inMemoryIsPartial: Bool {
+        switch self {
+        case .data, .webSocket: false
+        case .file(let file, let head): !head.isEmpty && BodyFile.size(of: file) > Int64(head.count)
+        case .stream(let stream, let head): stream.heldBytes > head.count
+        }
+    }
+
     /// The file holding the body, for a body received into one.
     var file: URL? {
         if case .file(let file, _) = self { return file }

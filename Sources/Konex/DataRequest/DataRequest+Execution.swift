@@ -248,6 +248,10 @@ extension DataRequest {
                     stage: .validation, message: String(describing: error),
                     method: request.method, url: request.url, request: request,
                     response: received.response, data: received.data, underlyingError: error)
+                if received.answer.payload.inMemoryIsPartial {
+                    failure.isDataPartial = true
+                    failure.message += " (the error body goes on past the \(received.data.count) bytes kept)"
+                }
                 if let errorDecoder, !received.data.isEmpty {
                     do {
                         failure.errorBody = try errorDecoder.decode(received.data, client.decoder)

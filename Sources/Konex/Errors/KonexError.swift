@@ -64,6 +64,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         var codingPath: String?
         var attempt: Int
         var redaction: Redaction?
+        var isDataPartial = false
 
         init(
             stage: Stage, message: String, method: HTTPMethod?, url: URL?, request: TransportRequest?,
@@ -90,6 +91,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
                 data: data, underlyingError: underlyingError, errorBody: errorBody, codingPath: codingPath,
                 attempt: attempt)
             copy.redaction = redaction
+            copy.isDataPartial = isDataPartial
             return copy
         }
     }
@@ -142,6 +144,13 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var data: Data? {
         get { storage.data }
         set { unique().data = newValue }
+    }
+
+    /// Whether ``data`` holds only the start of the body: the error body of a `stream()` or a `download(to:)` is
+    /// kept for validators and error models up to 64 KiB, and this says a longer one went on past it.
+    public var isDataPartial: Bool {
+        get { storage.isDataPartial }
+        set { unique().isDataPartial = newValue }
     }
 
     /// The error that caused this one: a `URLError`, a `DecodingError`, a validator's error …

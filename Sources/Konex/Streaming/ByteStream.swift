@@ -83,10 +83,15 @@ public struct ByteStream: AsyncSequence, Sendable {
     mutating func take(upTo limit: Int) async throws -> Data {
         var collected = Data()
         var iterator = makeAsyncIterator()
-        while collected.count < limit, let chunk = try await iterator.next() { collected.append(chunk) }
+        // One byte past the limit, or the end, so whether the body goes on is known (``heldBytes``).
+        while collected.count <= limit, let chunk = try await iterator.next() { collected.append(chunk) }
         prefix = collected.isEmpty ? nil : collected
         return collected.count > limit ? collected.prefix(limit) : collected
     }
+
+    /// The bytes already read and held to be given back first: more than ``take(upTo:)`` returned when the body goes
+    /// on past its limit.
+    var heldBytes: Int { prefix?.count ?? 0 }
 
     /// Stops the transfer; a reader waiting for a chunk gets `CancellationError`.
     public func cancel() { buffer.cancel() }

@@ -221,6 +221,33 @@ import Testing
         #expect(try await next.value == "ok")
     }
 
+    /// The start of an error body kept for validators says whether the body went on past it: a longer one is never
+    /// passed off as whole, for a stream or a download.
+    @Test(arguments: [1_000, 65_536, 65_537, 200_000])
+    func anErrorBodyLongerThanWhatIsKeptSaysSo(size: Int) async throws {
+        let body = Data((0..<size).map { UInt8(truncatingIfNeeded: $0) })
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(
+            .get("/v1/fail"),
+            .chunks(
+                stride(from: 0, to: size, by: 7_000).map {
+                    MockChunk(body[$0..<min($0 + 7_000, size)])
+                }, status: 500))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        let streamed = try await requireThrows(KonexError.self) { try await client.request("fail").validate().stream() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("konex-partial-\(UUID().uuidString)")
+        let downloaded = try await requireThrows(KonexError.self) {
+            try await client.request("fail").validate().download(to: file)
+        }
+        for error in [streamed, downloaded] {
+            #expect(error.statusCode == 500)
+            #expect(error.data == body.prefix(65_536))
+            #expect(error.isDataPartial == (size > 65_536))
+            #expect(error.message.contains("goes on past the 65536 bytes kept") == (size > 65_536), "\(error.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     /// One chunk larger than the whole buffer never fails the stream by itself: an empty buffer holds it alone, and
     /// a producer that can pause waits for the reader before the next one.
     @Test func oneChunkLargerThanTheBufferIsHeldAlone() async throws {
