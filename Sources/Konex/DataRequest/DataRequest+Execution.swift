@@ -170,7 +170,9 @@ extension DataRequest {
 
     /// Step 3: the plugins see the request as sent.
     @inline(never) private static func tell(_ plugins: Layers<any KonexPlugin>, sent request: TransportRequest) async {
-        for plugin in plugins { await plugin.didSendRequest(request) }
+        for plugin in plugins where !EarlierSignatures.isIdle(type(of: plugin), .pluginDidSend) {
+            await plugin.didSendRequest(request)
+        }
     }
 
     /// Step 5: the plugins see the outcome.
@@ -178,7 +180,9 @@ extension DataRequest {
         _ plugins: Layers<any KonexPlugin>, received outcome: Result<TransportResponse, KonexError>,
         for request: TransportRequest
     ) async {
-        for plugin in plugins { await plugin.didReceiveResponse(outcome, for: request) }
+        for plugin in plugins where !EarlierSignatures.isIdle(type(of: plugin), .pluginDidReceive) {
+            await plugin.didReceiveResponse(outcome, for: request)
+        }
     }
 
     /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.

@@ -50,10 +50,34 @@ public protocol RequestRecorder: Sendable {
     /// Called once, when the request is over: after processors for a response, when the body ends for a stream.
     /// - Parameter end: How it ended.
     func requestDidEnd(_ end: RequestEnd)
+
+    /// The earlier signature of `attemptWillSend(_ request: inout TransportRequest, attempt:)`, from before
+    /// ``TransportRequest``: still called when a recorder implements it and not the new one, and the headers it sets
+    /// or removes are sent. Write `attemptWillSend(_ request: inout TransportRequest, attempt:)` instead.
+    /// - Parameters:
+    ///   - request: The request about to be sent, as a Foundation request.
+    ///   - attempt: The attempt number, from 1.
+    func attemptWillSend(_ request: inout URLRequest, attempt: Int)
 }
 
+// A recorder written for the earlier signature keeps working (see `EarlierSignatures`).
 extension RequestRecorder {
-    public func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {}
+    public func attemptWillSend(_ request: inout TransportRequest, attempt: Int) {
+        guard EarlierSignatures.mayImplement(Self.self, .recorderWillSend) else { return }
+        var foundation = request.urlRequest
+        let before = foundation.allHTTPHeaderFields ?? [:]
+        attemptWillSend(&foundation, attempt: attempt)
+        // What the earlier method changed in the head goes out: its headers, set or removed.
+        let after = foundation.allHTTPHeaderFields ?? [:]
+        guard after != before else { return }
+        for (name, value) in after where before[name] != value { request.setValue(value, forHTTPHeaderField: name) }
+        for name in before.keys where after[name] == nil { request.setValue(nil, forHTTPHeaderField: name) }
+    }
+
+    public func attemptWillSend(_ request: inout URLRequest, attempt: Int) {
+        EarlierSignatures.recordDefault(Self.self, .recorderWillSend)
+    }
+
     public func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {}
     public func willRetry(_ retry: RetryEvent) {}
     public func requestDidEnd(_ end: RequestEnd) {}
