@@ -69,6 +69,9 @@ extension DataRequest {
                 }
                 if !adapters.isEmpty { request = try await adapted(consume request, by: adapters, attempt: attempt) }
 
+                // a retry budget counts every request, not only the failed ones
+                if attempt == 1, !retriers.isEmpty { Self.count(request, in: retriers) }
+
                 // instruments inject what they carry (a trace context), so plugins see the request as sent
                 recorders.attemptWillSend(&request, attempt: attempt)
 
@@ -183,6 +186,11 @@ extension DataRequest {
         for plugin in plugins where !EarlierSignatures.isIdle(type(of: plugin), .pluginDidReceive) {
             await plugin.didReceiveResponse(outcome, for: request)
         }
+    }
+
+    /// Counts a request's first attempt in the retry budgets of its ``RetryPolicy``s.
+    private static func count(_ request: TransportRequest, in retriers: Layers<any RequestRetrier>) {
+        for retrier in retriers { (retrier as? RetryPolicy)?.willSendFirstAttempt(request) }
     }
 
     /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// It retries transport failures (timeouts, lost connections …) and responses rejected by validation with a
 /// retryable status (408, 429, 500, 502, 503, 504), only for idempotent methods unless told otherwise, and
-/// never after cancellation. Statuses reach it only as validation failures, so pair it with `.validate()`.
+/// never after cancellation. Statuses reach it only as validation failures, so pair it with `.validate()`. A
+/// ``RetryBudget`` bounds its retries per host to 20 % of requests, so a server that is down is not hit again by every
+/// caller (``budget``).
 /// ```swift
 /// client.retriers = [RetryPolicy()]                                   // every request
 /// client.request(Upload()).validate().retry(RetryPolicy(maximumAttempts: 5, retryingNonIdempotent: true))
@@ -32,6 +34,8 @@ public struct RetryPolicy: RequestRetrier {
     public var retryingNonIdempotent: Bool
     /// The longest `Retry-After` honoured; a server asking for longer is not retried.
     public var maximumRetryAfter: Duration
+    /// Bounds retries per host to a share of requests (20 % by default); `nil` for no bound.
+    public var budget: RetryBudget?
     private let random: @Sendable () -> Double
     private let now: @Sendable () -> Date
 
@@ -47,6 +51,8 @@ public struct RetryPolicy: RequestRetrier {
     ///   - retryableURLErrorCodes: Timeouts and connection failures by default.
     ///   - retryingNonIdempotent: `false` by default.
     ///   - maximumRetryAfter: 120 s by default.
+    ///   - budget: Retries per host at most 20 % of requests over 10 s (at least 10) by default; share one
+    ///     ``RetryBudget`` among policies to bound them together, or pass `nil` for no bound.
     ///   - random: A source of numbers in 0..<1 (inject for deterministic tests).
     ///   - now: The current date, for HTTP-date `Retry-After` values.
     public init(
@@ -58,6 +64,7 @@ public struct RetryPolicy: RequestRetrier {
             .dnsLookupFailed,
         ],
         retryingNonIdempotent: Bool = false, maximumRetryAfter: Duration = .seconds(120),
+        budget: RetryBudget? = RetryBudget(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -71,6 +78,7 @@ public struct RetryPolicy: RequestRetrier {
         self.retryableURLErrorCodes = retryableURLErrorCodes
         self.retryingNonIdempotent = retryingNonIdempotent
         self.maximumRetryAfter = maximumRetryAfter
+        self.budget = budget
         self.random = random
         self.now = now
     }
@@ -88,8 +96,19 @@ public struct RetryPolicy: RequestRetrier {
             wait = asked
         }
         if let deadline, elapsed + wait > deadline { return .doNotRetry }
+        if let budget, let spent = budget.withdraw(for: request.origin) {
+            // The dependency is failing for many callers: the original failure now, not more load.
+            var failure = error
+            failure.message +=
+                "; not retried: the retry budget for \(request.origin) is spent (\(spent.retries) retries for "
+                + "\(spent.requests) requests in the last \(budget.window), at most \(Int(budget.ratio * 100)) %)"
+            return .fail(failure)
+        }
         return .retry(after: wait)
     }
+
+    /// Counts a request's first attempt in the budget (the pipeline calls this once a request).
+    func willSendFirstAttempt(_ request: TransportRequest) { budget?.recordRequest(to: request.origin) }
 
     /// The wait after attempt `attempt` (1-based): base × multiplierⁿ⁻¹, capped, with jitter.
     public func backoff(afterAttempt attempt: Int) -> Duration {

@@ -82,10 +82,7 @@ public final class ConcurrencyLimit: TransportInterceptor {
         return reply
     }
 
-    static func host(of request: TransportRequest) -> String {
-        let url = request.url
-        return "\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")"
-    }
+    static func host(of request: TransportRequest) -> String { request.origin }
 
     /// Takes a slot, waiting in line when there is none; returns how long it waited.
     ///

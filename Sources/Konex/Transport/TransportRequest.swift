@@ -190,3 +190,11 @@ final class InputStreamBox: @unchecked Sendable {
         return data
     }
 }
+
+extension TransportRequest {
+    /// Scheme, host and port, as one string: what per-host limits and budgets count by.
+    var origin: String {
+        let url = self.url
+        return "\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")"
+    }
+}

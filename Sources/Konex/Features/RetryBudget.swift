@@ -1,0 +1,119 @@
+import Foundation
+
+/// Bounds the retries to one host to a share of the requests sent to it, over a sliding window, so retries cannot
+/// multiply the load on a dependency that is down.
+///
+/// Backoff spaces one caller's retries; it does nothing about a thousand callers each retrying three times when a
+/// server fails every request. A budget lets a retry through only while the retries to a host in the last
+/// ``window`` stay within ``ratio`` of the requests to it (and at least ``minimumRetries``, so a quiet client still
+/// retries its one failed request). Past it, ``RetryPolicy`` returns the original failure at once, saying the budget
+/// was spent. First attempts are never held back, so requests succeed again as soon as the server does.
+///
+/// Every ``RetryPolicy`` has one by default; give several policies the same instance to share it.
+/// ```swift
+/// let budget = RetryBudget(ratio: 0.1)                        // retries at most 10 % of requests per host
+/// client.retriers = [RetryPolicy(maximumAttempts: 4, budget: budget)]
+/// ```
+public final class RetryBudget: Sendable {
+    /// The most retries as a share of requests, per host, over ``window``.
+    public let ratio: Double
+    /// Retries always allowed per host within ``window``, whatever the share.
+    public let minimumRetries: Int
+    /// How far back requests and retries count.
+    public let window: Duration
+
+    private struct Counts {
+        var requests = 0
+        var retries = 0
+    }
+
+    /// One host's counts in ten slices of the window; `latest` is the number of the slice last written.
+    private struct Host {
+        var slices = [Counts](repeating: Counts(), count: RetryBudget.slices)
+        var latest = 0
+
+        /// Moves the window to slice `now`, clearing the slices that fell out of it.
+        mutating func advance(to now: Int) {
+            guard now > latest else { return }
+            if now - latest >= RetryBudget.slices {
+                for index in slices.indices { slices[index] = Counts() }
+            } else {
+                for slice in (latest + 1)...now { slices[slice % RetryBudget.slices] = Counts() }
+            }
+            latest = now
+        }
+
+        var totals: Counts {
+            slices.reduce(into: Counts()) { total, slice in
+                total.requests += slice.requests
+                total.retries += slice.retries
+            }
+        }
+    }
+
+    private static let slices = 10
+    /// Hosts kept at most; past it the quietest are forgotten (a forgotten host starts with a full budget).
+    private static let hostLimit = 1_024
+
+    private let elapsed: @Sendable () -> Duration
+    private let hosts = Lock<[String: Host]>([:])
+
+    /// Creates a budget.
+    /// - Parameters:
+    ///   - ratio: The most retries as a share of requests; 0.2 (20 %) by default.
+    ///   - minimumRetries: Retries always allowed per host within the window; 10 by default.
+    ///   - window: How far back requests and retries count; 10 s by default.
+    ///   - clock: What the window is measured on; a `ContinuousClock` by default (a `ManualClock` in tests).
+    public init<C: Clock<Duration>>(
+        ratio: Double = 0.2, minimumRetries: Int = 10, window: Duration = .seconds(10), clock: C = ContinuousClock()
+    ) {
+        precondition(ratio >= 0, "RetryBudget.ratio must not be negative")
+        precondition(minimumRetries >= 0, "RetryBudget.minimumRetries must not be negative")
+        precondition(window > .zero, "RetryBudget.window must be longer than zero")
+        self.ratio = ratio
+        self.minimumRetries = minimumRetries
+        self.window = window
+        let start = clock.now
+        elapsed = { start.duration(to: clock.now) }
+    }
+
+    /// The slice of the window that `elapsed` falls in.
+    private func slice() -> Int {
+        let width = window / Self.slices
+        return Int((elapsed() / width).rounded(.down))
+    }
+
+    /// Counts a first attempt to `host` (``RetryPolicy`` does, for each request that passes it).
+    func recordRequest(to host: String) {
+        let now = slice()
+        hosts.withLock { hosts in
+            if hosts[host] == nil, hosts.count >= Self.hostLimit { forgetQuietHosts(&hosts, now: now) }
+            hosts[host, default: Host(latest: now)].advance(to: now)
+            hosts[host]!.slices[now % Self.slices].requests += 1
+        }
+    }
+
+    /// Takes a retry to `host` from the budget; `nil` when there was room, otherwise what was spent.
+    func withdraw(for host: String) -> (retries: Int, requests: Int)? {
+        let now = slice()
+        return hosts.withLock { hosts in
+            var counts = hosts[host] ?? Host(latest: now)
+            counts.advance(to: now)
+            let totals = counts.totals
+            let allowed = max(Double(minimumRetries), ratio * Double(totals.requests))
+            guard Double(totals.retries) + 1 <= allowed else {
+                hosts[host] = counts
+                return (totals.retries, totals.requests)
+            }
+            counts.slices[now % Self.slices].retries += 1
+            hosts[host] = counts
+            return nil
+        }
+    }
+
+    /// Drops the hosts with nothing in the window, or, when every host is busy, all of them.
+    private func forgetQuietHosts(_ hosts: inout [String: Host], now: Int) {
+        hosts = hosts.filter { now - $0.value.latest < Self.slices }
+        if hosts.count >= Self.hostLimit { hosts.removeAll() }
+    }
+}
