@@ -74,6 +74,17 @@ struct Tour {
         } catch let error as KonexError {
             print("gave up after \(attempts.events.count / 2) attempts: \(error.message)")
         }
+        // A retry budget: when the server fails for everyone, retries stay within a share of the requests.
+        let budget = RetryBudget(ratio: 0.2, minimumRetries: 2)
+        let budgeted = Recorder()
+        for _ in 0..<10 {
+            _ = try? await client.request(HTTPBin.status(503)).withPlugin(
+                Announce(level: "attempt", recorder: budgeted)
+            )
+            .validate()
+            .retry(RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1), budget: budget)).response()
+        }
+        print("10 failing requests, 3 attempts each, one shared budget: \(budgeted.events.count / 2) attempts, not 30")
 
         step(8, "Cancelling a slow request")
         let started = ContinuousClock.now

@@ -297,7 +297,7 @@ let posts = try await client.request(GetPosts()).totalTimeout(.seconds(20)).vali
 } }
 
 extension Readme { static func articleProductionFeatures1() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 15)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 16)
 client.retriers = [RetryPolicy()]      // 3 attempts, 0.5 s × 2ⁿ with ±20 % jitter, 60 s deadline
 let upload = client.request(Upload()).validate()
     .retry(RetryPolicy(maximumAttempts: 5, deadline: .seconds(30), retryingNonIdempotent: true))
@@ -306,7 +306,18 @@ let upload = client.request(Upload()).validate()
 } }
 
 extension Readme { static func articleProductionFeatures2() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 30)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 38)
+let budget = RetryBudget(ratio: 0.1, minimumRetries: 5, window: .seconds(30))   // one budget for two policies
+client.retriers = [RetryPolicy(maximumAttempts: 4, budget: budget)]
+let report = client.request(GetPosts()).validate()
+    .retry(RetryPolicy(maximumAttempts: 2, budget: budget))
+#sourceLocation()
+    _ = budget
+    _ = report
+} }
+
+extension Readme { static func articleProductionFeatures3() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 50)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -317,16 +328,16 @@ client.retriers = [auth]
     _ = auth
 } }
 
-extension Readme { static func articleProductionFeatures3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 49)
+extension Readme { static func articleProductionFeatures4() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 69)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
 #sourceLocation()
 } }
 
-extension Readme { static func articleProductionFeatures4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 72)
+extension Readme { static func articleProductionFeatures5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 92)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -341,8 +352,8 @@ struct Upload: KonexRequest {
     _ = form
 } }
 
-extension Readme { static func articleProductionFeatures5() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 89)
+extension Readme { static func articleProductionFeatures6() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 109)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
