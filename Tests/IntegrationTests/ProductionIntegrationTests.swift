@@ -38,6 +38,31 @@ struct ProductionIntegrationTests {
         #expect(attempts.count.value == 3)
     }
 
+    /// Thirty requests to a real server failing every one, three attempts each: a shared budget lets 20 % of them
+    /// retry (6 retries, 36 attempts), not every one (90).
+    @Test func aRetryBudgetBoundsRetriesAgainstARealFailingServer() async throws {
+        final class Attempts: KonexPlugin {
+            let count = Lock(0)
+            func didSendRequest(_ request: TransportRequest) async { count.withLock { $0 += 1 } }
+        }
+        let attempts = Attempts()
+        let client = Server.client(clock: ImmediateClock())
+        let budget = RetryBudget(ratio: 0.2, minimumRetries: 0, window: .seconds(3_600))
+        var spent = 0
+        for _ in 0..<30 {
+            let error = try await requireThrows(KonexError.self) {
+                try await client.request("/status/503").withPlugin(attempts).validate()
+                    .retry(RetryPolicy(maximumAttempts: 3, budget: budget)).response()
+            }
+            #expect(error.statusCode == 503)
+            if error.message.contains("retry budget") { spent += 1 }
+        }
+        #expect(attempts.count.value == 36)
+        #expect(spent >= 24)
+        // The same server answering: the next request is sent and succeeds.
+        #expect(try await client.request("/status/200").validate().response().response.statusCode == 200)
+    }
+
     @Test func recordThenReplayWithoutTheServer() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-it-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
