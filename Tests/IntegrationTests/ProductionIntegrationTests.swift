@@ -63,6 +63,36 @@ struct ProductionIntegrationTests {
         #expect(try await client.request("/status/200").validate().response().response.statusCode == 200)
     }
 
+    /// 10 MB up and about 10 MB back (httpbin echoes the body), as a progress sequence: each direction in at least ten
+    /// steps, from 0 to its total, never backwards, and the sequence ends with the request.
+    @Test func tenMegabytesEachWayReportProgressInManySteps() async throws {
+        struct Echo: KonexRequest {
+            let path = "/anything"
+            let method: HTTPMethod = .post
+            var body: RequestBody? {
+                .data(Data(repeating: UInt8(ascii: "k"), count: 10_000_000), contentType: "text/plain")
+            }
+        }
+        let (request, progress) = Server.client().request(Echo()).trackingProgress()
+        let reader = Task {
+            var updates: [TransferProgress] = []
+            for await update in progress { updates.append(update) }
+            return updates
+        }
+        let response = try await request.validate().response()
+        let updates = await reader.value
+        let up = updates.filter { $0.direction == .upload }
+        let down = updates.filter { $0.direction == .download }
+        #expect(response.data.count > 10_000_000)
+        #expect(up.count >= 10, "\(up.count) upload updates")
+        #expect(down.count >= 10, "\(down.count) download updates")
+        for way in [up, down] {
+            #expect(way.first?.completedBytes == 0)
+            #expect(way.last?.fractionCompleted == 1)
+            #expect(zip(way, way.dropFirst()).allSatisfy { $0.completedBytes < $1.completedBytes })
+        }
+    }
+
     @Test func recordThenReplayWithoutTheServer() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("konex-it-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

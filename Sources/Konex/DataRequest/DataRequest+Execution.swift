@@ -6,8 +6,30 @@ extension DataRequest {
     /// - Parameter target: Where the body goes; a file's processors are skipped (they need the body in memory).
     /// - Throws: ``KonexError`` only.
     func execute(body target: BodyTarget = .memory) async throws -> Exchange {
+        if let progressSink { return try await tracked(body: target, into: progressSink) }
         guard let operation = operationID else { return try await redacted(body: target) }
         return try await KonexOperation.$bound.withValue(operation) { try await redacted(body: target) }
+    }
+
+    /// ``execute(body:)`` for a request whose progress is a sequence: it ends with the request (for a stream, when its
+    /// body ends).
+    @inline(never) private func tracked(body target: BodyTarget, into sink: ProgressUpdates.Sink) async throws
+        -> Exchange
+    {
+        var untracked = self
+        untracked.progressSink = nil
+        do {
+            let exchange = try await untracked.execute(body: target)
+            if let stream = exchange.answer.payload.stream {
+                stream.buffer.onEnd { sink.finish() }
+            } else {
+                sink.finish()
+            }
+            return exchange
+        } catch {
+            sink.finish()
+            throw error
+        }
     }
 
     /// The pipeline under the client's own redaction, when it has one.

@@ -35,6 +35,8 @@ public struct DataRequest: Sendable {
     var operationID: String?
     var errorDecoder: ErrorBodyDecoder?
     var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The sequence ``trackingProgress()`` returned, finished when the request ends.
+    var progressSink: ProgressUpdates.Sink?
     var reconnection: ReconnectionPolicy?
 
     init(client: KonexClient, source: Source) {

@@ -368,6 +368,19 @@ let saved = try await client.request("/exports/q3.pdf").validate()
     _ = saved
 } }
 
+extension Readme { static func articleProductionFeatures7() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 146)
+let (upload, progress) = client.request(Upload()).trackingProgress()
+let reader = Task {
+    for await update in progress where update.direction == .upload { show(update.fractionCompleted ?? 0) }
+}
+let response = try await upload.validate().response()
+_ = await reader.result   // the sequence ended with the request
+#sourceLocation()
+    _ = reader
+    _ = response
+} }
+
 extension Readme { struct Articlerequestsparametersandbodies1 {  // Sources/Konex/Konex.docc/RequestsParametersAndBodies.md line 10
 enum Articles: KonexRequest {
     case list(page: Int)

@@ -1,0 +1,87 @@
+import Foundation
+
+/// A request's upload and download progress as an `AsyncSequence`: each direction from 0 to its total, in order and
+/// never backwards, ending when the request does.
+///
+/// Made by ``DataRequest/trackingProgress()``. Every successful request reports both ends of both directions, also
+/// when its body was whole already, served by a cache or answered by a mock (which report only the ends); a transport
+/// that streams reports the chunks in between. A retry starts its transfer again from zero; the sequence holds at
+/// what it already said until the new attempt passes it, so it never goes backwards. The sequence finishes when the
+/// request ends: after the body for `response…` and `download(to:)`, when the body ends for `stream()`, and at once on
+/// a failure (without a made-up end).
+/// ```swift
+/// let (upload, progress) = client.request(UploadVideo(file: movie)).trackingProgress()
+/// async let sent = upload.validate().response()
+/// for await update in progress where update.direction == .upload {
+///     bar.fraction = update.fractionCompleted ?? 0
+/// }
+/// let response = try await sent
+/// ```
+/// One sequence follows one terminal call: call `trackingProgress()` again for another. Updates wait for a reader
+/// without bound, one per chunk the transport hands over.
+public struct ProgressUpdates: AsyncSequence, Sendable {
+    public typealias Element = TransferProgress
+
+    let updates: AsyncStream<TransferProgress>
+
+    public func makeAsyncIterator() -> AsyncStream<TransferProgress>.Iterator { updates.makeAsyncIterator() }
+
+    /// The writing side, held by the request: it keeps each direction moving forward and finishes the sequence once.
+    final class Sink: Sendable {
+        private let continuation: AsyncStream<TransferProgress>.Continuation
+        /// The furthest each direction has been said: upload, download.
+        private let said = Lock<(upload: Int64, download: Int64, finished: Bool)>((-1, -1, false))
+
+        init(_ continuation: AsyncStream<TransferProgress>.Continuation) { self.continuation = continuation }
+
+        /// Passes `progress` on when it moves its direction forward (or first says where it starts).
+        func yield(_ progress: TransferProgress) {
+            let forward = said.withLock { said -> Bool in
+                guard !said.finished else { return false }
+                switch progress.direction {
+                case .upload:
+                    guard progress.completedBytes > said.upload else { return false }
+                    said.upload = progress.completedBytes
+                case .download:
+                    guard progress.completedBytes > said.download else { return false }
+                    said.download = progress.completedBytes
+                }
+                return true
+            }
+            if forward { continuation.yield(progress) }
+        }
+
+        /// Ends the sequence (once).
+        func finish() {
+            let first = said.withLock { said -> Bool in
+                defer { said.finished = true }
+                return !said.finished
+            }
+            if first { continuation.finish() }
+        }
+    }
+}
+
+extension DataRequest {
+    /// This request, reporting its progress to the sequence returned with it.
+    ///
+    /// A closure set with ``onProgress(_:)`` still hears every event too.
+    /// ```swift
+    /// let (download, progress) = client.request("/exports/q3.pdf").trackingProgress()
+    /// Task { for await update in progress { print(update.direction, update.fractionCompleted ?? 0) } }
+    /// let file = try await download.download(to: destination)
+    /// ```
+    /// - Returns: The request to send, and its ``ProgressUpdates``.
+    public func trackingProgress() -> (request: DataRequest, progress: ProgressUpdates) {
+        let (stream, continuation) = AsyncStream<TransferProgress>.makeStream(bufferingPolicy: .unbounded)
+        let sink = ProgressUpdates.Sink(continuation)
+        var copy = self
+        let earlier = progress
+        copy.progress = { update in
+            earlier?(update)
+            sink.yield(update)
+        }
+        copy.progressSink = sink
+        return (copy, ProgressUpdates(updates: stream))
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import KonexTesting
+import TestSupport
+import Testing
+
+@testable import Konex
+
+/// Progress as a sequence: both ends of both directions for every successful request, in order, never backwards,
+/// finished with the request however it ends.
+@Suite struct ProgressUpdatesTests {
+    struct Upload: KonexRequest {
+        let path = "/upload"
+        let method: HTTPMethod = .post
+        var body: RequestBody? { .data(Data(repeating: 1, count: 2_048), contentType: "application/octet-stream") }
+    }
+
+    /// Reads every update of `progress` (it must end) and checks its shape.
+    func collected(_ progress: ProgressUpdates) async -> [TransferProgress] {
+        var updates: [TransferProgress] = []
+        for await update in progress { updates.append(update) }
+        return updates
+    }
+
+    func bothEnds(_ updates: [TransferProgress], _ direction: TransferProgress.Direction) -> Bool {
+        let way = updates.filter { $0.direction == direction }
+        guard let first = way.first, let last = way.last else { return false }
+        let forward = zip(way, way.dropFirst()).allSatisfy { $0.completedBytes < $1.completedBytes }
+        return first.completedBytes == 0 && last.fractionCompleted == 1 && forward
+    }
+
+    @Test func tenThousandMockedRunsEachSeeBothEndsAndEnd() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.post("/v1/upload"), .data(Data(repeating: 2, count: 4_096)))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        var complete = 0
+        for _ in 0..<10_000 {
+            let (request, progress) = client.request(Upload()).trackingProgress()
+            async let updates = collected(progress)
+            _ = try await request.validate().response()
+            let seen = await updates
+            if bothEnds(seen, .upload), bothEnds(seen, .download),
+                seen.firstIndex(where: { $0.direction == .download })! > seen.lastIndex(where: {
+                    $0.direction == .upload
+                })!
+            {
+                complete += 1
+            }
+        }
+        #expect(complete == 10_000)
+    }
+
+    @Test func aCachedAnswerStillSaysBothEnds() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/v1/posts"), .json([["id": 1]], headers: ["Cache-Control": "max-age=600"]))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        client.interceptors = [HTTPCache(storage: .memory(capacity: 1 << 20), cookieStorage: nil)]
+        _ = try await client.request("posts").response()
+        let (request, progress) = client.request("posts").trackingProgress()
+        async let updates = collected(progress)
+        let response = try await request.response()
+        #expect(response.source == .cache)
+        #expect(bothEnds(await updates, .download))
+        #expect(mock.requestCount == 1)
+    }
+
+    @Test func aRetryNeverMakesTheSequenceGoBackwards() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.post("/v1/upload"), .status(503), times: .once)
+        mock.stub(.post("/v1/upload"), .data(Data(repeating: 2, count: 512)))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        let (request, progress) = client.request(Upload()).trackingProgress()
+        async let updates = collected(progress)
+        _ = try await request.validate().retry(RetryPolicy(retryingNonIdempotent: true)).response()
+        let seen = await updates
+        #expect(mock.requestCount == 2)
+        #expect(bothEnds(seen, .upload))
+        #expect(bothEnds(seen, .download))
+    }
+
+    @Test func aFailureEndsTheSequenceWithoutAMadeUpEnd() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.post("/v1/upload"), .fault(.connectionLost))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        let (request, progress) = client.request(Upload()).trackingProgress()
+        async let updates = collected(progress)
+        _ = try? await request.response()
+        let seen = await updates
+        #expect(seen.first == TransferProgress(direction: .upload, completedBytes: 0, totalBytes: 2_048))
+        #expect(!seen.contains { $0.direction == .download })
+    }
+
+    @Test func aStreamsSequenceEndsWhenItsBodyEnds() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(
+            .get("/v1/feed"),
+            .chunks([.text("data: 1\n\n"), MockChunk(Data("data: 2\n\n".utf8), after: .seconds(60))]))
+        let client = KonexClient.mocked(mock, baseURL: api, clock: clock)
+        let (request, progress) = client.request("feed").trackingProgress()
+        let stream = try await request.stream()
+        let ended = Lock(false)
+        let reader = Task {
+            for await _ in progress {}
+            ended.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(!ended.value)  // the body has not ended: neither has the sequence
+        stream.cancel()
+        await reader.value
+        #expect(ended.value)
+    }
+
+    @Test func theClosureStillHearsEveryEvent() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.post("/v1/upload"), .data(Data(repeating: 2, count: 64)))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        let heard = Lock<[TransferProgress]>([])
+        let (request, progress) = client.request(Upload()).onProgress { update in heard.withLock { $0.append(update) } }
+            .trackingProgress()
+        async let updates = collected(progress)
+        _ = try await request.response()
+        #expect(await updates == heard.value)
+        #expect(heard.value.count == 4)
+    }
+}
