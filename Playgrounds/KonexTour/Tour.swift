@@ -36,10 +36,18 @@ struct Tour {
             "server saw q = \(search["args"]?["q"]?.stringValue ?? "?"), X-Tour = \(search["headers"]?["X-Tour"]?.stringValue ?? "?")"
         )
 
-        step(4, "An enum endpoint with a JSON body")
-        let echo = try await client.request(HTTPBin.post(Note(text: "Konex is back"))).validate().responseObject(
-            of: Echo.self)
+        step(4, "An enum endpoint with a JSON body, its progress as a sequence")
+        let (post, progress) = client.request(HTTPBin.post(Note(text: "Konex is back"))).trackingProgress()
+        let fractions = Task {
+            var seen: [String] = []
+            for await update in progress {
+                seen.append("\(update.direction) \(Int((update.fractionCompleted ?? 0) * 100)) %")
+            }
+            return seen
+        }
+        let echo = try await post.validate().responseObject(of: Echo.self)
         print("echoed: \(echo.json?.text ?? "-")")
+        print("progress: \(await fractions.value.joined(separator: " → "))")
 
         step(5, "Components at three levels, in pipeline order")
         let order = Recorder()
