@@ -4,7 +4,9 @@ extension DataRequest {
     /// Builds the request from the endpoint: URL, query, headers, body, timeout (pipeline step 1). No `URLRequest` is
     /// made on the way: a transport that wants one asks for it.
     /// - Throws: ``KonexError`` with stage `.invalidRequest`.
-    func makeRequest() throws -> TransportRequest {
+    /// - Parameter compressing: Whether to compress the body as ``compressingBody(_:minimumBytes:)`` asked (a retry
+    ///   reuses the first attempt's compressed body instead).
+    func makeRequest(compressing: Bool = true) throws -> TransportRequest {
         var request: TransportRequest
         // The endpoint's timeout is read here, where the endpoint is at hand: `endpoint` copies the existential.
         var endpointTimeout: Duration?
@@ -37,6 +39,9 @@ extension DataRequest {
         // A given request's own timeout stands unless the call or the client sets one.
         request.head.timeout =
             timeout ?? endpointTimeout ?? client.timeout ?? request.head.timeout ?? Self.defaultTimeout
+        if compressing, let (compression, minimumBytes) = bodyCompression {
+            request = try Self.compressed(request, as: compression, minimumBytes: minimumBytes)
+        }
         return request
     }
 

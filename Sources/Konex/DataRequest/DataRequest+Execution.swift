@@ -59,6 +59,9 @@ extension DataRequest {
 
         // 1. build (again for a retry: handing adapters the only reference lets them change it without a copy)
         let (first, recorders) = try begin(target, instruments: shared.instruments, started: started)
+        // A compressed body is made once: every attempt sends the same bytes (an encoder need not repeat itself:
+        // JSONEncoder's key order varies between runs), and its temporary file lives as long as the request.
+        let compressedBody = bodyCompression == nil ? nil : Self.compressedBody(of: first)
         var built: TransportRequest? = consume first
 
         let adapters = Layers(shared.adapters, endpoint?.requestAdapters, self.adapters)
@@ -87,7 +90,8 @@ extension DataRequest {
                     request = first
                     built = nil
                 } else {
-                    request = try makeRequest()
+                    request = try makeRequest(compressing: compressedBody == nil)
+                    if let compressedBody { Self.send(compressedBody, in: &request) }
                 }
                 if !adapters.isEmpty { request = try await adapted(consume request, by: adapters, attempt: attempt) }
 

@@ -133,6 +133,13 @@ public struct TransportRequest: Sendable {
         }
 
         let storage: Storage
+        /// What must live as long as the body: a temporary file's owner, which removes it.
+        let keepsAlive: (any Sendable & AnyObject)?
+
+        init(storage: Storage, keepsAlive: (any Sendable & AnyObject)? = nil) {
+            self.storage = storage
+            self.keepsAlive = keepsAlive
+        }
 
         /// Bytes in memory.
         /// - Parameter data: The body.

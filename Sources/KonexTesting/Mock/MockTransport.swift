@@ -153,9 +153,21 @@ public final class MockTransport: Transport {
         return try await answer(request, with: response, slot: slot, built: built)
     }
 
+    /// `request` with a file body read into memory (up to 64 MiB), so the journal and body matchers see its bytes:
+    /// the file may be a temporary one that goes with the request (a compressed body's). A stream is left unread.
+    static func readingFileBody(of request: TransportRequest) -> TransportRequest {
+        guard let body = request.body, body.data == nil, body.canBeSentAgain,
+            let bytes = try? body.collect(upTo: 64 << 20)
+        else { return request }
+        var read = request
+        read.body = .data(bytes)
+        return read
+    }
+
     /// Journals the request and chooses the response and the total delay, under one lock.
     func pick(for request: TransportRequest) throws -> (MockResponse, Duration, (Int, Int), ResponseHead?) {
-        try state.withLock { state in
+        let request = Self.readingFileBody(of: request)
+        return try state.withLock { state in
             if journalLimit > 0 {
                 state.journal.append(RecordedRequest(sent: request, sequenceNumber: state.received))
                 if state.journal.count > journalLimit { state.journal.removeFirst(state.journal.count - journalLimit) }

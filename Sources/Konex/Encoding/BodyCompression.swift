@@ -1,0 +1,172 @@
+import Foundation
+
+/// How ``DataRequest/compressingBody(_:minimumBytes:)`` compresses a request body: the coding named in
+/// `Content-Encoding`.
+public struct BodyCompression: Sendable, Hashable, CustomStringConvertible {
+    /// The `Content-Encoding` value.
+    public let name: String
+    let format: Zlib.Format
+
+    /// gzip (RFC 1952), which every server that accepts compressed bodies reads.
+    public static let gzip = BodyCompression(name: "gzip", format: .gzip)
+    /// HTTP's `deflate`: the zlib format (RFC 1950).
+    public static let deflate = BodyCompression(name: "deflate", format: .zlib)
+
+    public var description: String { name }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+extension DataRequest {
+    /// Compresses the request body, for large uploads to a server that reads `Content-Encoding`.
+    ///
+    /// The body is compressed in chunks of 64 KiB as the request is built, into memory when it is small and into a
+    /// temporary file otherwise, so a large body costs a few chunks of memory beyond itself; the file goes when the
+    /// request does. Each attempt builds the same bytes, and a 307 or 308 redirect resends them. A body that already
+    /// has a `Content-Encoding`, or is shorter than `minimumBytes`, is sent as it is. Compression uses the system's
+    /// zlib; where none can be loaded the request fails with stage ``KonexError/Stage/invalidRequest`` before anything
+    /// is sent.
+    /// ```swift
+    /// let saved = try await client.request(UploadLog(entries: entries)).compressingBody(.gzip).validate().response()
+    /// ```
+    /// - Parameters:
+    ///   - compression: ``BodyCompression/gzip`` by default, or ``BodyCompression/deflate``.
+    ///   - minimumBytes: Bodies shorter than this go uncompressed (a known size only); 1 KiB by default.
+    public func compressingBody(_ compression: BodyCompression = .gzip, minimumBytes: Int = 1_024) -> DataRequest {
+        var copy = self
+        copy.bodyCompression = (compression, minimumBytes)
+        return copy
+    }
+
+    /// `request` with its body compressed as ``compressingBody(_:minimumBytes:)`` asked.
+    static func compressed(_ request: TransportRequest, as compression: BodyCompression, minimumBytes: Int) throws
+        -> TransportRequest
+    {
+        guard let body = request.body, request.value(forHTTPHeaderField: "Content-Encoding") == nil else {
+            return request
+        }
+        let size: Int? =
+            switch body.storage {
+            case .data(let data): data.count
+            case .file(let file): Int(BodyFile.size(of: file))
+            case .stream: nil
+            }
+        if let size, size < max(minimumBytes, 1) { return request }
+        guard let zlib = Zlib.shared else {
+            throw KonexError.invalidRequest(
+                "compressingBody(.\(compression)) needs the system's zlib, which could not be loaded",
+                method: request.method, url: request.url)
+        }
+        var compressed = request
+        do {
+            compressed.body = try BodyCompressing.compress(body, size: size, format: compression.format, with: zlib)
+        } catch {
+            throw KonexError(
+                stage: .fileSystem, message: "cannot compress the request body: \(error)", method: request.method,
+                url: request.url, request: request, underlyingError: error)
+        }
+        compressed.setValue(compression.name, forHTTPHeaderField: "Content-Encoding")
+        compressed.setValue(nil, forHTTPHeaderField: "Content-Length")
+        return compressed
+    }
+}
+
+extension DataRequest {
+    /// The compressed body of a request's first attempt and its coding, to send again on a retry; `nil` when the body
+    /// was not compressed (none, too short, or already encoded).
+    static func compressedBody(of request: TransportRequest) -> (TransportRequest.Body, String)? {
+        guard let body = request.body, let coding = request.value(forHTTPHeaderField: "Content-Encoding"),
+            body.keepsAlive is TemporaryBodyFile || body.keepsAlive is CompressedInMemory
+        else { return nil }
+        return (body, coding)
+    }
+
+    /// Puts the first attempt's compressed body in a retry's rebuilt request.
+    static func send(_ compressed: (TransportRequest.Body, String), in request: inout TransportRequest) {
+        request.body = compressed.0
+        request.setValue(compressed.1, forHTTPHeaderField: "Content-Encoding")
+        request.setValue(nil, forHTTPHeaderField: "Content-Length")
+    }
+}
+
+/// Compressing a request body a chunk at a time.
+enum BodyCompressing {
+    /// Bodies up to this size are compressed into memory; larger ones (and streams) into a temporary file.
+    static let inMemoryLimit = 1 << 20
+    static let chunk = 1 << 16
+
+    static func compress(_ body: TransportRequest.Body, size: Int?, format: Zlib.Format, with zlib: Zlib) throws
+        -> TransportRequest.Body
+    {
+        let compressor = try Zlib.Compressor(zlib, format: format)
+        if let size, size <= inMemoryLimit, case .data(let data) = body.storage {
+            var output = Data()
+            try data.withUnsafeBytes { input in
+                try compressor.compress(input, finish: true) { output.append(contentsOf: $0) }
+            }
+            return TransportRequest.Body(storage: .data(output), keepsAlive: CompressedInMemory.mark)
+        }
+        let file = TemporaryBodyFile()
+        guard FileManager.default.createFile(atPath: file.url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.url.path])
+        }
+        let handle = try FileHandle(forWritingTo: file.url)
+        defer { try? handle.close() }
+        let write: (UnsafeRawBufferPointer) throws -> Void = { try handle.write(contentsOf: Data($0)) }
+        try forEachChunk(of: body) { chunk, last in
+            try chunk.withUnsafeBytes { try compressor.compress($0, finish: last, output: write) }
+        }
+        return TransportRequest.Body(storage: .file(file.url), keepsAlive: file)
+    }
+
+    /// Hands the body to `body` in chunks, the last one marked (empty when the source ended on a chunk boundary).
+    private static func forEachChunk(of source: TransportRequest.Body, _ body: (Data, Bool) throws -> Void) throws {
+        switch source.storage {
+        case .data(let data):
+            var start = data.startIndex
+            repeat {
+                let end = min(start + chunk, data.endIndex)
+                try body(data[start..<end], end == data.endIndex)
+                start = end
+            } while start < data.endIndex
+        case .file(let file):
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            try forEachChunk(reading: { try handle.read(upToCount: chunk) ?? Data() }, body)
+        case .stream(let box):
+            let stream = box.stream
+            stream.open()
+            defer { stream.close() }
+            var buffer = [UInt8](repeating: 0, count: chunk)
+            try forEachChunk(
+                reading: {
+                    let read = stream.read(&buffer, maxLength: buffer.count)
+                    if read < 0 { throw stream.streamError ?? CocoaError(.fileReadUnknown) }
+                    return Data(buffer[..<read])
+                }, body)
+        }
+    }
+
+    /// Reads ahead one chunk, so the last is known to be last.
+    private static func forEachChunk(reading read: () throws -> Data, _ body: (Data, Bool) throws -> Void) throws {
+        var current = try read()
+        while true {
+            let next = current.isEmpty ? Data() : try read()
+            try body(current, next.isEmpty)
+            if next.isEmpty { return }
+            current = next
+        }
+    }
+}
+
+/// Marks a body compressed into memory by ``DataRequest/compressingBody(_:minimumBytes:)``.
+final class CompressedInMemory: Sendable {
+    static let mark = CompressedInMemory()
+}
+
+/// A temporary file removed when the last request body that holds it goes.
+final class TemporaryBodyFile: Sendable {
+    let url = BodyFile.temporary()
+    deinit { BodyFile.remove(url) }
+}
