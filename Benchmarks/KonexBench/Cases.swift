@@ -481,6 +481,45 @@ extension Benchmarks {
                 config.downloadMB, onDisk ?? -1))
     }
 
+    /// A 10 MB JSON upload with `compressingBody(.gzip)` to a mock that keeps nothing: the bytes sent as a share of
+    /// the body, and the peak RSS growth while the body is compressed and sent (the body itself is made before).
+    func compressedUpload() async throws -> Result {
+        struct Entry: Encodable, Sendable {
+            let id: Int
+            let level: String
+            let message: String
+        }
+        let entries = (0..<155_000).map {
+            Entry(
+                id: $0, level: ["info", "debug", "warning"][$0 % 3], message: "request \($0 % 977) took \($0 % 113) ms")
+        }
+        let body = try JSONEncoder().encode(entries)
+        let sent = Lock(0)
+        struct Counting: Transport {
+            let sent: Lock<Int>
+            func send(_ request: TransportRequest, context: TransportContext) async throws -> (
+                ResponseHead, ResponseBody
+            ) {
+                var count = 0
+                if let body = request.body { count = try body.collect(upTo: .max).count }
+                sent.value = count
+                return (ResponseHead(statusCode: 201, url: request.url), .empty)
+            }
+        }
+        let client = KonexClient(baseURL: URL(string: "https://bench.test")!, transport: Counting(sent: sent))
+        var request = TransportRequest(head: RequestHead(method: .post, url: URL(string: "https://bench.test/logs")!))
+        request.body = .data(body)
+        let growth = try await peakGrowth {
+            _ = try await client.request(request).compressingBody(.gzip).validate().response()
+        }
+        return Result(
+            id: "compressed_upload", konex: Double(growth) / 1_048_576, baseline: nil,
+            ratio: Double(sent.value) / Double(body.count), unit: "MB peak RSS growth",
+            detail: String(
+                format: "%.1f MB of JSON sent as %d gzip bytes (%.1f %%), compressed in 64 KiB chunks to a file",
+                Double(body.count) / 1_000_000, sent.value, 100 * Double(sent.value) / Double(body.count)))
+    }
+
     /// The highest resident size seen while `body` runs, minus the size before it.
     func peakGrowth(_ body: () async throws -> Void) async throws -> Int {
         let before = memory().resident

@@ -136,6 +136,7 @@ nonisolated func runAll(port: UInt16) async -> [Result] {
     if wanted("memory") { await attempt("memory_growth") { [try await bench.memoryGrowth()] } }
     if wanted("inflight") { await attempt("inflight_memory") { [try await bench.inflightMemory()] } }
     if wanted("download") { await attempt("download_rss") { [try await bench.download()] } }
+    if wanted("compress") { await attempt("compressed_upload") { [try await bench.compressedUpload()] } }
     if wanted("stream") || wanted("sse") {
         for (id, run) in bench.streamingCases() where wanted(id) || wanted("stream") {
             await attempt(id) { [try await run()] }
