@@ -381,6 +381,13 @@ _ = await reader.result   // the sequence ended with the request
     _ = response
 } }
 
+extension Readme { static func articleProductionFeatures8() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 164)
+let logs = try await client.request(Upload()).compressingBody(.gzip).validate().response()
+#sourceLocation()
+    _ = logs
+} }
+
 extension Readme { struct Articlerequestsparametersandbodies1 {  // Sources/Konex/Konex.docc/RequestsParametersAndBodies.md line 10
 enum Articles: KonexRequest {
     case list(page: Int)
