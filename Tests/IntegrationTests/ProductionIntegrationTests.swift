@@ -6,6 +6,12 @@ import Testing
 
 @Suite(.enabled(if: Server.isAvailable, Server.skipReason))
 struct ProductionIntegrationTests {
+    /// Counts the attempts that reach the transport.
+    final class Attempts: KonexPlugin {
+        let count = Lock(0)
+        func didSendRequest(_ request: TransportRequest) async { count.withLock { $0 += 1 } }
+    }
+
     @Test func multipartFormToPost() async throws {
         var form = MultipartFormData()
         form.append("Ada", name: "author")
@@ -23,10 +29,6 @@ struct ProductionIntegrationTests {
     }
 
     @Test func retryAgainstARealFailingStatus() async throws {
-        final class Attempts: KonexPlugin {
-            let count = Lock(0)
-            func didSendRequest(_ request: TransportRequest) async { count.withLock { $0 += 1 } }
-        }
         let attempts = Attempts()
         let client = Server.client(clock: ImmediateClock())
         let error = try await requireThrows(KonexError.self) {
@@ -41,10 +43,6 @@ struct ProductionIntegrationTests {
     /// Thirty requests to a real server failing every one, three attempts each: a shared budget lets 20 % of them
     /// retry (6 retries, 36 attempts), not every one (90).
     @Test func aRetryBudgetBoundsRetriesAgainstARealFailingServer() async throws {
-        final class Attempts: KonexPlugin {
-            let count = Lock(0)
-            func didSendRequest(_ request: TransportRequest) async { count.withLock { $0 += 1 } }
-        }
         let attempts = Attempts()
         let client = Server.client(clock: ImmediateClock())
         let budget = RetryBudget(ratio: 0.2, minimumRetries: 0, window: .seconds(3_600))
