@@ -39,8 +39,8 @@ extension DataRequest {
         // A given request's own timeout stands unless the call or the client sets one.
         request.head.timeout =
             timeout ?? endpointTimeout ?? client.timeout ?? request.head.timeout ?? Self.defaultTimeout
-        if compressing, let (compression, minimumBytes) = bodyCompression {
-            request = try Self.compressed(request, as: compression, minimumBytes: minimumBytes)
+        if compressing, let setting = bodyCompression {
+            request = try Self.compressed(request, as: setting.compression, minimumBytes: setting.minimumBytes)
         }
         return request
     }

@@ -214,9 +214,9 @@ extension DataRequest {
         }
     }
 
-    /// Counts a request's first attempt in the retry budgets of its ``RetryPolicy``s.
+    /// Tells the retriers a request starts (a retry budget counts it).
     private static func count(_ request: TransportRequest, in retriers: Layers<any RequestRetrier>) {
-        for retrier in retriers { (retrier as? RetryPolicy)?.willSendFirstAttempt(request) }
+        for retrier in retriers { retrier.requestWillStart(request) }
     }
 
     /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.

@@ -38,8 +38,8 @@ public struct DataRequest: Sendable {
     /// The sequence ``trackingProgress()`` returned, finished when the request ends.
     var progressSink: ProgressUpdates.Sink?
     var reconnection: ReconnectionPolicy?
-    /// How ``compressingBody(_:minimumBytes:)`` compresses the body, and the smallest body it compresses.
-    var bodyCompression: (BodyCompression, minimumBytes: Int)?
+    /// How ``compressingBody(_:minimumBytes:)`` compresses the body (one reference: a request's frames hold copies).
+    var bodyCompression: BodyCompression.Setting?
 
     init(client: KonexClient, source: Source) {
         self.client = client

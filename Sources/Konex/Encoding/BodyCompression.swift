@@ -14,6 +14,26 @@ public struct BodyCompression: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// A request's compression and the smallest body it compresses, boxed.
+    final class Setting: Sendable {
+        let compression: BodyCompression
+        let minimumBytes: Int
+        init(_ compression: BodyCompression, minimumBytes: Int) {
+            self.compression = compression
+            self.minimumBytes = minimumBytes
+        }
+    }
+
+    /// A first attempt's compressed body and its coding, sent again by a retry (boxed for the same reason).
+    final class Sent: Sendable {
+        let body: TransportRequest.Body
+        let coding: String
+        init(_ body: TransportRequest.Body, coding: String) {
+            self.body = body
+            self.coding = coding
+        }
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
@@ -35,7 +55,7 @@ extension DataRequest {
     ///   - minimumBytes: Bodies shorter than this go uncompressed (a known size only); 1 KiB by default.
     public func compressingBody(_ compression: BodyCompression = .gzip, minimumBytes: Int = 1_024) -> DataRequest {
         var copy = self
-        copy.bodyCompression = (compression, minimumBytes)
+        copy.bodyCompression = BodyCompression.Setting(compression, minimumBytes: minimumBytes)
         return copy
     }
 
@@ -75,17 +95,17 @@ extension DataRequest {
 extension DataRequest {
     /// The compressed body of a request's first attempt and its coding, to send again on a retry; `nil` when the body
     /// was not compressed (none, too short, or already encoded).
-    static func compressedBody(of request: TransportRequest) -> (TransportRequest.Body, String)? {
+    static func compressedBody(of request: TransportRequest) -> BodyCompression.Sent? {
         guard let body = request.body, let coding = request.value(forHTTPHeaderField: "Content-Encoding"),
             body.keepsAlive is TemporaryBodyFile || body.keepsAlive is CompressedInMemory
         else { return nil }
-        return (body, coding)
+        return BodyCompression.Sent(body, coding: coding)
     }
 
     /// Puts the first attempt's compressed body in a retry's rebuilt request.
-    static func send(_ compressed: (TransportRequest.Body, String), in request: inout TransportRequest) {
-        request.body = compressed.0
-        request.setValue(compressed.1, forHTTPHeaderField: "Content-Encoding")
+    static func send(_ compressed: BodyCompression.Sent, in request: inout TransportRequest) {
+        request.body = compressed.body
+        request.setValue(compressed.coding, forHTTPHeaderField: "Content-Encoding")
         request.setValue(nil, forHTTPHeaderField: "Content-Length")
     }
 }

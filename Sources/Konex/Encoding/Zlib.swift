@@ -76,8 +76,9 @@ final class Zlib: Sendable {
             stream = .allocate(byteCount: 14 * Self.word, alignment: Self.word)
             stream.initializeMemory(as: UInt8.self, repeating: 0, count: 14 * Self.word)
             buffer = .allocate(byteCount: 1 << 16, alignment: 1)
+            let (deflated, memoryLevel, defaultStrategy): (Int32, Int32, Int32) = (8, 8, 0)  // zlib.h's values
             let status = zlib.deflateInit2(
-                stream, level, 8 /* Z_DEFLATED */, format.windowBits, 8, 0 /* Z_DEFAULT_STRATEGY */, zlib.version(),
+                stream, level, deflated, format.windowBits, memoryLevel, defaultStrategy, zlib.version(),
                 Int32(14 * Self.word))
             guard status == 0 else {
                 ended = true
@@ -102,14 +103,14 @@ final class Zlib: Sendable {
             while true {
                 stream.storeBytes(of: buffer.baseAddress, toByteOffset: 3 * word, as: UnsafeMutableRawPointer?.self)
                 stream.storeBytes(of: UInt32(buffer.count), toByteOffset: 4 * word, as: UInt32.self)
-                let status = zlib.deflateCall(stream, finish ? 4 /* Z_FINISH */ : 0 /* Z_NO_FLUSH */)
-                guard status == 0 || status == 1 /* Z_STREAM_END */ || status == -5 /* Z_BUF_ERROR: no progress */
-                else { throw ZlibFailure(status: status) }
+                // Z_FINISH is 4 and Z_NO_FLUSH 0; Z_OK 0, Z_STREAM_END 1, Z_BUF_ERROR -5 (no progress possible).
+                let status = zlib.deflateCall(stream, finish ? 4 : 0)
+                guard status == 0 || status == 1 || status == -5 else { throw ZlibFailure(status: status) }
                 let left = Int(stream.load(fromByteOffset: 4 * word, as: UInt32.self))
                 let produced = buffer.count - left
                 if produced > 0 { try output(UnsafeRawBufferPointer(rebasing: buffer[..<produced])) }
                 if finish {
-                    if status == 1 { break }
+                    if status == 1 { break }  // Z_STREAM_END
                 } else if left > 0 {
                     break  // all input taken, and the output buffer was not filled: nothing more to say yet
                 }

@@ -107,8 +107,8 @@ public struct RetryPolicy: RequestRetrier {
         return .retry(after: wait)
     }
 
-    /// Counts a request's first attempt in the budget (the pipeline calls this once a request).
-    func willSendFirstAttempt(_ request: TransportRequest) { budget?.recordRequest(to: request.origin) }
+    /// Counts the request in the budget.
+    public func requestWillStart(_ request: TransportRequest) { budget?.recordRequest(to: request.origin) }
 
     /// The wait after attempt `attempt` (1-based): base × multiplierⁿ⁻¹, capped, with jitter.
     public func backoff(afterAttempt attempt: Int) -> Duration {

@@ -15,6 +15,15 @@ public protocol RequestRetrier: Sendable {
     /// - Returns: `.retry(after:)` to try again, `.doNotRetry` to give up.
     func shouldRetry(_ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
         -> RetryDecision
+
+    /// Called once a request, before its first attempt is sent (after adapters): a retry budget counts requests
+    /// here, successful ones too. Does nothing unless implemented.
+    /// - Parameter request: The request about to be sent.
+    func requestWillStart(_ request: TransportRequest)
+}
+
+extension RequestRetrier {
+    public func requestWillStart(_ request: TransportRequest) {}
 }
 
 /// A retrier's answer.

@@ -78,14 +78,14 @@ import Testing
         client.interceptors = [limit]
         let first = Task { try await client.request(Post()).response() }
         try await clock.waitForSleepers(1, timeout: .seconds(30))
-        _ = try await cancelled(
-            at: "limit", clock: clock,
-            reached: {
-                try await WaitTimeout.wait(for: "the second request to queue", timeout: .seconds(30)) {
-                    limit.counts.waiting == 1
-                }
+        let queued: @Sendable () async throws -> Void = {
+            try await WaitTimeout.wait(for: "the second request to queue", timeout: .seconds(30)) {
+                limit.counts.waiting == 1
             }
-        ) { _ = try await client.request(Post()).response() }
+        }
+        _ = try await cancelled(at: "limit", clock: clock, reached: queued) {
+            _ = try await client.request(Post()).response()
+        }
         #expect(limit.counts == (1, 0))  // the waiter left the queue; the first still holds its slot
         #expect(mock.requestCount == 1)  // the cancelled POST sent nothing
         first.cancel()
