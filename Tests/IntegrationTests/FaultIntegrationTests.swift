@@ -24,7 +24,7 @@ import Testing
         #expect(error.stage == .transport)
         #expect(error.transportFailure != nil, "a kind of Konex's over either transport: \(error)")
         #expect(error.response == nil)
-        #expect(ContinuousClock.now - started < .seconds(15))  // a hang detector, not a speed target
+        #expect(ContinuousClock.now - started < .seconds(45))  // a hang detector, not a speed target
     }
 
     @Test func cancellationWhileTheServerHoldsTheResponse() async throws {

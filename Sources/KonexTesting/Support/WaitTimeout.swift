@@ -16,7 +16,7 @@ public struct WaitTimeout: Error, Sendable, CustomStringConvertible {
     ///   - condition: Whether the wait is over.
     /// - Throws: ``WaitTimeout``.
     public static func wait(
-        for explanation: @autoclosure () -> String, timeout: Duration = .seconds(10), until condition: () -> Bool
+        for explanation: @autoclosure () -> String, timeout: Duration = .seconds(30), until condition: () -> Bool
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
