@@ -11,27 +11,6 @@ extension DataRequest {
         return try await KonexOperation.$bound.withValue(operation) { try await redacted(body: target) }
     }
 
-    /// ``execute(body:)`` for a request whose progress is a sequence: it ends with the request (for a stream, when its
-    /// body ends).
-    @inline(never) private func tracked(body target: BodyTarget, into sink: ProgressUpdates.Sink) async throws
-        -> Exchange
-    {
-        var untracked = self
-        untracked.progressSink = nil
-        do {
-            let exchange = try await untracked.execute(body: target)
-            if let stream = exchange.answer.payload.stream {
-                stream.buffer.onEnd { sink.finish() }
-            } else {
-                sink.finish()
-            }
-            return exchange
-        } catch {
-            sink.finish()
-            throw error
-        }
-    }
-
     /// The pipeline under the client's own redaction, when it has one.
     private func redacted(body target: BodyTarget) async throws -> Exchange {
         guard let own = client.ownRedaction else { return try await run(body: target) }

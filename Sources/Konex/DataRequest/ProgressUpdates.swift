@@ -84,4 +84,25 @@ extension DataRequest {
         copy.progressSink = sink
         return (copy, ProgressUpdates(updates: stream))
     }
+
+    /// ``execute(body:)`` for a request whose progress is a sequence: it ends with the request (for a stream, when its
+    /// body ends).
+    @inline(never) func tracked(body target: BodyTarget, into sink: ProgressUpdates.Sink) async throws
+        -> Exchange
+    {
+        var untracked = self
+        untracked.progressSink = nil
+        do {
+            let exchange = try await untracked.execute(body: target)
+            if let stream = exchange.answer.payload.stream {
+                stream.buffer.onEnd { sink.finish() }
+            } else {
+                sink.finish()
+            }
+            return exchange
+        } catch {
+            sink.finish()
+            throw error
+        }
+    }
 }
