@@ -67,7 +67,7 @@ public final class ConcurrencyLimit: TransportInterceptor {
     }
 
     public func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
-        let host = Self.host(of: request)
+        let host = request.origin
         let queued = try await acquire(host, for: request)
         var reply: TransportReply
         do {
@@ -81,8 +81,6 @@ public final class ConcurrencyLimit: TransportInterceptor {
         reply.body.whenEnded { self.release(host) }
         return reply
     }
-
-    static func host(of request: TransportRequest) -> String { request.origin }
 
     /// Takes a slot, waiting in line when there is none; returns how long it waited.
     ///
