@@ -14,6 +14,8 @@
     /// Konex follows redirects itself, above the transport, as ``Konex/RedirectPolicy`` says, so the `HTTPClient` must
     /// not follow them (``makeClient(configuration:connectTimeout:)`` makes one that way); everything above the transport
     /// (adapters, plugins, validators, retries, the cache, coalescing, limits, streams, HAR recording) works unchanged.
+    /// An idempotent request sent on a kept-alive connection the server closed at that moment (before any byte of an
+    /// answer) goes again once on a new connection, as libcurl does; a POST never does.
     /// ```swift
     /// let client = KonexClient(baseURL: api, transport: AsyncHTTPClientTransport.shared)
     /// // or with a client of your own, which you shut down:
@@ -221,6 +223,14 @@
 
         // MARK: The head and its deadlines
 
+        /// Whether `error` is a connection that was closed before a byte of the answer came: what a request sent on a
+        /// kept-alive connection the server closed at the same moment fails with.
+        static func isStaleConnection(_ error: any Error) -> Bool {
+            if let channel = error as? ChannelError, case .ioOnClosedChannel = channel { return true }
+            if let client = error as? HTTPClientError, client == .remoteConnectionClosed { return true }
+            return false
+        }
+
         /// Sends `request` once (a redirect is the answer: Konex follows it above the transport) and returns the head
         /// and its body.
         private func head(
@@ -234,8 +244,15 @@
             let response: HTTPClientResponse
             do {
                 let deadline: NIODeadline = headLimit.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
-                response = try await execute(
-                    Self.request(request, uploadProgress: uploadProgress), deadline: deadline)
+                let converted = try Self.request(request, uploadProgress: uploadProgress)
+                do {
+                    response = try await execute(converted, deadline: deadline)
+                } catch  where Self.isStaleConnection(error) && request.method.isIdempotent && !Task.isCancelled {
+                    // The pool handed out a kept-alive connection the server had just closed (its keep-alive timer
+                    // and this request crossed): no byte of an answer came, so an idempotent request goes again,
+                    // once, on a new connection, as libcurl and browsers do. The body is bytes, so it can.
+                    response = try await execute(converted, deadline: deadline)
+                }
             } catch {
                 throw Self.transportError(error, url: url)
             }

@@ -27,7 +27,10 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
     /// - Parameters:
     ///   - reply: What to write after reading the request.
     ///   - holdingReplies: Whether to wait for ``release()`` before replying, so a test knows a request is in flight.
-    public init(reply: Data, holdingReplies: Bool = false) throws {
+    ///   - keptAliveOnce: When given, the first connection answers its first request with it (a keep-alive answer),
+    ///     then reads the next request on that connection and closes without a word: a server whose keep-alive timer
+    ///     fired as the client reused the connection. Later connections get `reply`.
+    public init(reply: Data, holdingReplies: Bool = false, keptAliveOnce: Data? = nil) throws {
         holds = holdingReplies
         let listener = socket(AF_INET, streamSocketType, 0)
         var address = sockaddr_in()
@@ -48,6 +51,7 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
         let received = self.received
         let gate = self.gate
         Thread.detachNewThread {
+            var connections = 0
             while true {
                 let connection = accept(listener, nil, nil)
                 if connection < 0 {  // shut down by deinit
@@ -59,19 +63,31 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
                     #endif
                     return
                 }
-                var buffer = [UInt8](repeating: 0, count: 4_096)
-                let count = recv(connection, &buffer, buffer.count, 0)
-                let line = buffer.prefix(max(0, count)).prefix { $0 != 0x0D && $0 != 0x0A }
-                received.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
-                if holdingReplies { gate.wait() }
-                reply.withUnsafeBytes { raw in
-                    var sent = 0
-                    while sent < raw.count {
-                        let written = send(connection, raw.baseAddress! + sent, raw.count - sent, noSignalFlag)
-                        if written <= 0 { break }
-                        sent += written
+                func readRequest() {
+                    var buffer = [UInt8](repeating: 0, count: 4_096)
+                    let count = recv(connection, &buffer, buffer.count, 0)
+                    let line = buffer.prefix(max(0, count)).prefix { $0 != 0x0D && $0 != 0x0A }
+                    received.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+                }
+                func write(_ data: Data) {
+                    data.withUnsafeBytes { raw in
+                        var sent = 0
+                        while sent < raw.count {
+                            let written = send(connection, raw.baseAddress! + sent, raw.count - sent, noSignalFlag)
+                            if written <= 0 { break }
+                            sent += written
+                        }
                     }
                 }
+                readRequest()
+                if let keptAlive = keptAliveOnce, connections == 0 {
+                    write(keptAlive)
+                    readRequest()  // the reused connection's request, which gets no answer
+                } else {
+                    if holdingReplies { gate.wait() }
+                    write(reply)
+                }
+                connections += 1
                 close(connection)
             }
         }

@@ -266,16 +266,21 @@ extension TransportContract {
         },
         Check(name: "256 requests in flight at once all succeed") { context in
             let (transport, server) = (context.transport, context.server)
-            let failures = await withTaskGroup(of: Int.self) { group in
+            // Each request's failure, if any, as text: a count alone says nothing about which way it failed.
+            let failures = await withTaskGroup(of: String?.self) { group in
                 for index in 0..<256 {
                     group.addTask {
-                        let result = try? await transport.data(for: request(server, "/anything/\(index)"))
-                        return result?.1.statusCode == 200 ? 0 : 1
+                        do {
+                            let (_, response) = try await transport.data(for: request(server, "/anything/\(index)"))
+                            return response.statusCode == 200 ? nil : "#\(index): status \(response.statusCode)"
+                        } catch {
+                            return "#\(index): \(error)"
+                        }
                     }
                 }
-                return await group.reduce(0, +)
+                return await group.compactMap { $0 }.reduce(into: [String]()) { $0.append($1) }
             }
-            try require(failures == 0, "\(failures) of 256 failed")
+            try require(failures.isEmpty, "\(failures.count) of 256 failed, first \(failures.prefix(3))")
         },
     ]
 }
