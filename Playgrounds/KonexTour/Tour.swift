@@ -240,6 +240,24 @@ struct Tour {
         do { _ = try await client.request("/nope").responseData() } catch let error as KonexError {
             print("unmatched requests fail loudly:\n\(error.underlyingError.map { "\($0)" } ?? "")")
         }
+
+        // Waiting for the network: offline, the request waits for the path instead of failing or retrying.
+        mock.stub(
+            MockEndpoint(.get("/feed"), responses: [.fault(.notConnected)]).inScenario("network", whenState: "started"))
+        mock.stub(
+            MockEndpoint(.get("/feed"), responses: [.json(Note(text: "fresh"))]).inScenario("network", whenState: "up"))
+        let monitor = MockConnectivityMonitor(.offline)
+        client.retriers = [
+            ConnectivityRetrier(monitor: monitor, maximumWait: .seconds(60), clock: clock), RetryPolicy(),
+        ]
+        let before = mock.requestCount
+        let feed = Task { try await client.request("/feed").responseObject(of: Note.self) }
+        try await monitor.waitForWaiters()
+        clock.advance(by: .seconds(45))
+        print("offline: \(mock.requestCount - before) attempt, then 45 s of manual time waiting for the path, no retry")
+        mock.setState("up", ofScenario: "network")
+        monitor.set(.online)
+        print("the path is back → \(try await feed.value.text) (\(mock.requestCount - before) attempts in all)")
     }
 }
 

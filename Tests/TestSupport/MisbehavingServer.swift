@@ -30,12 +30,15 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
     ///   - keptAliveOnce: When given, the first connection answers its first request with it (a keep-alive answer),
     ///     then reads the next request on that connection and closes without a word: a server whose keep-alive timer
     ///     fired as the client reused the connection. Later connections get `reply`.
-    public init(reply: Data, holdingReplies: Bool = false, keptAliveOnce: Data? = nil) throws {
+    ///   - port: The port to listen on (one ``MisbehavingServer/unusedPort()`` gave: a server that comes up where a
+    ///     client found nothing); 0, the default, for any free one.
+    public init(reply: Data, holdingReplies: Bool = false, keptAliveOnce: Data? = nil, port: UInt16 = 0) throws {
         holds = holdingReplies
         let listener = socket(AF_INET, streamSocketType, 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -46,7 +49,7 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = UInt16(bigEndian: address.sin_port)
         self.listener = listener
         let received = self.received
         let gate = self.gate
@@ -91,6 +94,24 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
                 close(connection)
             }
         }
+    }
+
+    /// A port on 127.0.0.1 nobody listens on (bound for a moment, then closed: connecting to it is refused).
+    public static func unusedPort() throws -> UInt16 {
+        let probe = socket(AF_INET, streamSocketType, 0)
+        guard probe >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let found = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0
+            }
+        }
+        guard found else { throw POSIXError(.EADDRINUSE) }
+        return UInt16(bigEndian: address.sin_port)
     }
 
     /// Lets held replies go (one per request held).

@@ -317,7 +317,30 @@ let report = client.request(GetPosts()).validate()
 } }
 
 extension Readme { static func articleProductionFeatures3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 50)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 58)
+client.retriers = [ConnectivityRetrier(maximumWait: .seconds(30)), RetryPolicy()]
+let posts = try await client.request(GetPosts()).validate().responseArray(of: Post.self)
+#sourceLocation()
+    _ = posts
+} }
+
+extension Readme { static func articleProductionFeatures4() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 69)
+let clock = ManualClock()
+let monitor = MockConnectivityMonitor(.offline)
+client.retriers = [ConnectivityRetrier(monitor: monitor, clock: clock)]
+let posts = Task { try await client.request(GetPosts()).responseArray(of: Post.self) }
+try await monitor.waitForWaiters()   // the request failed offline and waits for the path
+monitor.set(.online)                 // …and goes again now, with no virtual time passing
+_ = try await posts.value
+#sourceLocation()
+    _ = clock
+    _ = monitor
+    _ = posts
+} }
+
+extension Readme { static func articleProductionFeatures5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 87)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -328,16 +351,16 @@ client.retriers = [auth]
     _ = auth
 } }
 
-extension Readme { static func articleProductionFeatures4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 69)
+extension Readme { static func articleProductionFeatures6() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 106)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
 #sourceLocation()
 } }
 
-extension Readme { static func articleProductionFeatures5() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 92)
+extension Readme { static func articleProductionFeatures7() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 129)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -352,8 +375,8 @@ struct Upload: KonexRequest {
     _ = form
 } }
 
-extension Readme { static func articleProductionFeatures6() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 109)
+extension Readme { static func articleProductionFeatures8() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 146)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
@@ -368,8 +391,8 @@ let saved = try await client.request("/exports/q3.pdf").validate()
     _ = saved
 } }
 
-extension Readme { static func articleProductionFeatures7() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 146)
+extension Readme { static func articleProductionFeatures9() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 183)
 let (upload, progress) = client.request(Upload()).trackingProgress()
 let reader = Task {
     for await update in progress where update.direction == .upload { show(update.fractionCompleted ?? 0) }
@@ -381,8 +404,8 @@ _ = await reader.result   // the sequence ended with the request
     _ = response
 } }
 
-extension Readme { static func articleProductionFeatures8() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 164)
+extension Readme { static func articleProductionFeatures10() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 201)
 let logs = try await client.request(Upload()).compressingBody(.gzip).validate().response()
 #sourceLocation()
     _ = logs
