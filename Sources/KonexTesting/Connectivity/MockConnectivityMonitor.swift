@@ -1,10 +1,10 @@
 import Foundation
 import Konex
 
-/// A ``Konex/ConnectivityMonitor`` whose path the test sets: offline, then back, at the moment (or the virtual time)
+/// A `ConnectivityMonitor` whose path the test sets: offline, then back, at the moment (or the virtual time)
 /// the test chooses.
 ///
-/// With a `ManualClock` on the client and on the ``Konex/ConnectivityRetrier``, "the request waits while offline and
+/// With a `ManualClock` on the client and on the `ConnectivityRetrier`, "the request waits while offline and
 /// goes when the path is back" takes no real time:
 /// ```swift
 /// let clock = ManualClock()
