@@ -40,12 +40,20 @@ import Testing
         return client
     }
 
-    @Test func anOfflineRequestWaitsAndGoesWithin100MillisecondsOfVirtualTimeAfterThePathIsBack() async throws {
+    /// A request that failed offline and now waits for the path, on a ManualClock, with a retry policy after it.
+    static func requestWaitingOffline() async throws -> (
+        MockTransport, MockConnectivityMonitor, ManualClock, Task<Data, any Error>
+    ) {
         let (mock, monitor, clock) = (Self.network(), MockConnectivityMonitor(.offline), ManualClock())
         let client = Self.client(mock, monitor, clock: clock)
         let request = Task { try await client.request("feed").validate().responseData() }
         try await monitor.waitForWaiters()
         try await clock.waitForSleepers()  // the wait's bound
+        return (mock, monitor, clock, request)
+    }
+
+    @Test func anOfflineRequestWaitsAndGoesWithin100MillisecondsOfVirtualTimeAfterThePathIsBack() async throws {
+        let (mock, monitor, clock, request) = try await Self.requestWaitingOffline()
         // Offline for 59 s of virtual time: no attempt goes (a retry policy after it would have made three).
         for _ in 0..<59 {
             clock.advance(by: .seconds(1))
@@ -64,11 +72,7 @@ import Testing
     }
 
     @Test func theWaitEndsAfterMaximumWaitWithTheOriginalFailureSayingSo() async throws {
-        let (mock, monitor, clock) = (Self.network(), MockConnectivityMonitor(.offline), ManualClock())
-        let client = Self.client(mock, monitor, clock: clock)
-        let request = Task { try await client.request("feed").validate().responseData() }
-        try await monitor.waitForWaiters()
-        try await clock.waitForSleepers()
+        let (mock, monitor, clock, request) = try await Self.requestWaitingOffline()
         clock.advance(by: .seconds(60))
         let error = try await requireThrows(KonexError.self) { try await request.value }
         #expect(error.transportFailure == .notConnectedToInternet)
@@ -78,11 +82,7 @@ import Testing
     }
 
     @Test func cancellingTheRequestEndsTheWaitAtOnce() async throws {
-        let (mock, monitor, clock) = (Self.network(), MockConnectivityMonitor(.offline), ManualClock())
-        let client = Self.client(mock, monitor, clock: clock)
-        let request = Task { try await client.request("feed").validate().responseData() }
-        try await monitor.waitForWaiters()
-        try await clock.waitForSleepers()
+        let (mock, monitor, clock, request) = try await Self.requestWaitingOffline()
         let before = clock.now
         request.cancel()
         let error = try await requireThrows(KonexError.self) { try await request.value }
