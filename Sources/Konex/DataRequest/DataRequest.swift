@@ -31,11 +31,12 @@ public struct DataRequest: Sendable {
     var timeout: Duration?
     /// The options most requests never set, behind one reference: every frame of a request in flight holds a copy of
     /// the request, and seven optionals inline made each copy 312 bytes instead of 136.
-    private var rare: RareOptions.Box?
+    private var rare: RareOptions?
 
-    /// The options behind `rare`, set through the properties below: each set makes a new box (chain calls are
-    /// few, reads are many).
-    struct RareOptions: Sendable {
+    /// The options behind `rare`, set through the properties below, each set on a new copy (chain calls are few,
+    /// reads are many). A class of fields, not a boxed struct: reading one field then copies nothing, where a struct
+    /// read in an async function left a copy of all seven in the request's frame.
+    final class RareOptions: @unchecked Sendable {  // changed only while a new copy is made, before it is shared
         var totalTimeout: Duration?
         var operationID: String?
         var errorDecoder: ErrorBodyDecoder?
@@ -44,48 +45,55 @@ public struct DataRequest: Sendable {
         var reconnection: ReconnectionPolicy?
         var bodyCompression: BodyCompression.Setting?
 
-        final class Box: Sendable {
-            let options: RareOptions
-            init(_ options: RareOptions) { self.options = options }
+        func copy() -> RareOptions {
+            let copy = RareOptions()
+            copy.totalTimeout = totalTimeout
+            copy.operationID = operationID
+            copy.errorDecoder = errorDecoder
+            copy.progress = progress
+            copy.progressSink = progressSink
+            copy.reconnection = reconnection
+            copy.bodyCompression = bodyCompression
+            return copy
         }
     }
 
-    private mutating func change(_ body: (inout RareOptions) -> Void) {
-        var options = rare?.options ?? RareOptions()
-        body(&options)
-        rare = RareOptions.Box(options)
+    private mutating func change(_ body: (RareOptions) -> Void) {
+        let options = rare?.copy() ?? RareOptions()
+        body(options)
+        rare = options
     }
 
     /// The longest the exchange may take, head and body (``totalTimeout(_:)``).
     var totalTimeout: Duration? {
-        get { rare?.options.totalTimeout }
+        get { rare?.totalTimeout }
         set { change { $0.totalTimeout = newValue } }
     }
     /// The operation the call performs (``operation(_:)``), bound to ``KonexOperation/current`` while it runs.
     var operationID: String? {
-        get { rare?.options.operationID }
+        get { rare?.operationID }
         set { change { $0.operationID = newValue } }
     }
     var errorDecoder: ErrorBodyDecoder? {
-        get { rare?.options.errorDecoder }
+        get { rare?.errorDecoder }
         set { change { $0.errorDecoder = newValue } }
     }
     var progress: (@Sendable (TransferProgress) -> Void)? {
-        get { rare?.options.progress }
+        get { rare?.progress }
         set { change { $0.progress = newValue } }
     }
     /// The sequence ``trackingProgress()`` returned, finished when the request ends.
     var progressSink: ProgressUpdates.Sink? {
-        get { rare?.options.progressSink }
+        get { rare?.progressSink }
         set { change { $0.progressSink = newValue } }
     }
     var reconnection: ReconnectionPolicy? {
-        get { rare?.options.reconnection }
+        get { rare?.reconnection }
         set { change { $0.reconnection = newValue } }
     }
     /// How ``compressingBody(_:minimumBytes:)`` compresses the body.
     var bodyCompression: BodyCompression.Setting? {
-        get { rare?.options.bodyCompression }
+        get { rare?.bodyCompression }
         set { change { $0.bodyCompression = newValue } }
     }
 
