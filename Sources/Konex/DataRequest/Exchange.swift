@@ -77,7 +77,24 @@ enum BodyTarget: Sendable {
     /// In a temporary file the caller then owns: `download(to:)`.
     case file
     /// As it arrives, after the head: `stream()`. Validators see the head (and the start of an error body).
-    case stream(bufferLimit: Int)
+    case stream(StreamOptions)
     /// No body: the handshake's 101 opens a WebSocket connection (`webSocket()`). Validators do not run on it.
     case webSocket(WebSocketOptions)
+}
+
+/// How `stream()` takes its body: the buffer between the network and the reader, and the timeouts that end the body,
+/// watched from the head on `clock` (``Received/taken(_:of:for:as:report:limit:)`` starts the watch).
+// A class: the target is handed down every frame of the request, and a reference keeps it one word.
+final class StreamOptions: Sendable {
+    let bufferLimit: Int
+    let idleTimeout: Duration?
+    let totalTimeout: Duration?
+    let clock: any Clock<Duration>
+
+    init(bufferLimit: Int, idleTimeout: Duration?, totalTimeout: Duration?, clock: any Clock<Duration>) {
+        self.bufferLimit = bufferLimit
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
+        self.clock = clock
+    }
 }

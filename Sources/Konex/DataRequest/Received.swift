@@ -1,7 +1,8 @@
 import Foundation
 
 /// Step 4: the transport's answer taken the way the caller wants its body (whole into memory, into a file, or as it
-/// arrives), following redirects; the one home of ``KonexClient/maximumResponseSize`` and of download progress.
+/// arrives), following redirects; the one home of ``KonexClient/maximumResponseSize``, of download progress and of a
+/// streamed body's idle and total timeouts.
 enum Received {
     /// Receives the body of `request` as `target` asks, following redirects by ``RedirectRules`` and `redirects`.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
@@ -114,9 +115,9 @@ enum Received {
             }
         case .file:
             delivery = .file
-        case .stream(let limit):
+        case .stream(let options):
             delivery = .incremental
-            bufferLimit = limit
+            bufferLimit = options.bufferLimit
         }
         return TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
     }
@@ -161,8 +162,10 @@ enum Received {
                 let file = try await written(body, of: response, report: report)
                 return .file(file, errorHead: errorHead(of: response, in: file))
             }
-        case .stream:
+        case .stream(let options):
             var stream = try body.stream
+            // The body's timeouts run from the head, over the start of an error body too.
+            stream.watch(idle: options.idleTimeout, total: options.totalTimeout, on: options.clock)
             guard !(200..<300).contains(response.statusCode) else { return .stream(stream, errorHead: Data()) }
             let head = try await stream.take(upTo: BodyFile.errorBodyLimit)
             if let limit, head.count > limit {

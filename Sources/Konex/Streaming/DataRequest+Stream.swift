@@ -23,12 +23,12 @@ extension DataRequest {
         bufferLimit: Int = ByteStream.defaultBufferLimit, idleTimeout: Duration? = nil, totalTimeout: Duration? = nil
     ) async throws -> DataStream {
         try refuseProcessors(for: "stream()", because: "the whole body")
-        let exchange = try await execute(body: .stream(bufferLimit: bufferLimit))
-        let body = try exchange.bodyStream()
-        let stream = DataStream(
-            source: self, exchange: exchange, body: body, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
-        stream.watch(idle: idleTimeout, total: totalTimeout)
-        return stream
+        let options = StreamOptions(
+            bufferLimit: bufferLimit, idleTimeout: idleTimeout, totalTimeout: totalTimeout, clock: client.activeClock)
+        let exchange = try await execute(body: .stream(options))
+        return DataStream(
+            source: self, exchange: exchange, body: try exchange.bodyStream(), idleTimeout: idleTimeout,
+            totalTimeout: totalTimeout)
     }
 
     /// Reconnects a Server-Sent Events stream read with ``DataStream/events(maximumLineLength:maximumEventSize:)`` as `policy` says.

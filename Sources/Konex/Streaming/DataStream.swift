@@ -24,7 +24,6 @@ public final class DataStream: Sendable {
     /// The timeouts the stream was opened with, which a reconnection carries over.
     let idleTimeout: Duration?
     let totalTimeout: Duration?
-    private let watchdog = Lock<Task<Void, Never>?>(nil)
 
     init(source: DataRequest, exchange: Exchange, body: ByteStream, idleTimeout: Duration?, totalTimeout: Duration?) {
         self.source = source
@@ -36,11 +35,9 @@ public final class DataStream: Sendable {
         self.body = body
     }
 
-    // A stream nobody holds any more is read by nobody: stop the transfer rather than fill the buffer.
-    deinit {
-        watchdog.value?.cancel()
-        body.cancel()
-    }
+    // A stream nobody holds any more is read by nobody: stop the transfer rather than fill the buffer (its timeouts'
+    // watch ends with it).
+    deinit { body.cancel() }
 
     /// The HTTP status code.
     public var statusCode: Int { response.statusCode }
@@ -90,36 +87,6 @@ public final class DataStream: Sendable {
 
     /// Stops the transfer; a reader gets `.cancelled` once.
     public func cancel() { body.cancel() }
-
-    /// Ends the stream with a timeout when no byte arrives for `idle`, or when it has run for `total`, measured on
-    /// the client's clock.
-    func watch(idle: Duration?, total: Duration?) {
-        guard idle != nil || total != nil else { return }
-        let clock = source.client.activeClock
-        let elapsed = DataRequest.stopwatch(clock)
-        let lastArrival = Lock(Duration.zero)
-        let buffer = body.buffer
-        buffer.onArrival { lastArrival.value = elapsed() }
-        let task = Task {
-            while !Task.isCancelled && !buffer.isEnded {
-                let now = elapsed()
-                let idleDeadline = idle.map { lastArrival.value + $0 }
-                if let total, now >= total {
-                    buffer.fail(
-                        StreamFailure(.totalTimeout, "the stream ran longer than its total timeout of \(total)"))
-                    return
-                }
-                if let idle, let idleDeadline, now >= idleDeadline {
-                    buffer.fail(StreamFailure(.idleTimeout, "no bytes arrived for \(idle) (the idle timeout)"))
-                    return
-                }
-                let next = [idleDeadline, total].compactMap { $0 }.min()! - now
-                do { try await clock.sleep(for: next) } catch { return }
-            }
-        }
-        watchdog.value = task
-        buffer.onEnd { task.cancel() }
-    }
 
     /// The error a reader sees: always a ``KonexError`` naming this request.
     func konexError(_ error: any Error) -> KonexError {

@@ -182,6 +182,24 @@ import Testing
         #expect(totalError.message.contains("total timeout"))
     }
 
+    /// Issue 46, item 2: the stream's timeouts start where its body is taken, so the start of an error body read for
+    /// validators is watched too; before, a server that sent half an error body and stalled held `stream()` until the
+    /// transport gave up.
+    @Test func theStartOfAStalledErrorBodyIsReadUnderTheStreamsIdleTimeout() async throws {
+        let clock = ManualClock()
+        let mock = MockTransport(clock: clock)
+        mock.stub(
+            .get("/broken"),
+            .chunks([.text("{\"error\":"), .text("\"late\"}", after: .seconds(600))], status: 500))
+        let client = KonexClient.mocked(mock, clock: clock)
+        let opening = Task { try await client.request("broken").validate().stream(idleTimeout: .seconds(5)) }
+        try await clock.waitForSleepers(2)  // the chunk's delay and the watch
+        clock.advance(by: .seconds(5))
+        let error = try await requireThrows(KonexError.self) { try await opening.value }
+        #expect((error.underlyingError as? StreamFailure)?.kind == .idleTimeout, "\(error)")
+        #expect(clock.now.offset == .seconds(5))
+    }
+
     @Test func aReaderThatFallsBehindTheBufferLimitGetsATypedErrorNotUnboundedMemory() async throws {
         let mock = MockTransport(clock: ImmediateClock())
         mock.stub(.get("/flood"), .chunks((0..<100).map { _ in MockChunk(Data(count: 1_024)) }))
