@@ -35,8 +35,10 @@ struct StreamingIntegrationTests {
     struct Numbered: Decodable, Sendable, Equatable { let n: Int }
 
     @Test func theFirstEventArrivesWhileTheServerIsStillSending() async throws {
-        // The server sends one event, then waits 10 s before the rest: long enough for a loaded machine.
-        let stream = try await SSEServer.client().request("/first-then-wait?wait_ms=10000&n=3").validate().stream()
+        // The server sends one event, then waits 2 minutes before the rest (the test cancels the stream long before,
+        // so the wait costs nothing). 10 s was not enough: in a fresh-clone run on a loaded machine every test of the
+        // process took 18 s, and the wait was over before the stats came back.
+        let stream = try await SSEServer.client().request("/first-then-wait?wait_ms=120000&n=3").validate().stream()
         var iterator = stream.events().makeAsyncIterator()
         let first = try #require(try await iterator.next())
         #expect(first.data == "first")
@@ -97,7 +99,7 @@ struct StreamingIntegrationTests {
         let error = try await requireThrows(KonexError.self) { try await reader.value }
         #expect(error.stage == .cancelled)
         // The server sees the client leave: its generator is closed, not left running.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         var closed = closedBefore
         while closed == closedBefore, ContinuousClock.now < deadline {
             closed = try await SSEServer.stats().closed
