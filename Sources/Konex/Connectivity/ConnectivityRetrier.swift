@@ -74,30 +74,17 @@ public struct ConnectivityRetrier: RequestRetrier {
 
     private enum Wait: Sendable { case online, timedOut, cancelled }
 
-    /// Waits for the monitor to say online, for `maximumWait` on `clock`, or for cancellation, whichever comes first.
+    /// Waits for the monitor to say online, for `maximumWait` on `clock`, or for cancellation, whichever comes first:
+    /// the project's `firstOf` race, which returns at the deadline even from a monitor that ignores cancellation.
     private func waitForNetwork() async -> Wait {
-        let (monitor, clock, maximumWait) = (self.monitor, self.clock, self.maximumWait)
-        let first = await withTaskGroup(of: Wait.self) { group in
-            group.addTask {
-                do {
-                    try await monitor.waitUntilOnline()
-                    return .online
-                } catch {
-                    return .cancelled
-                }
-            }
-            group.addTask {
-                do {
-                    try await clock.sleep(for: maximumWait)
-                    return .timedOut
-                } catch {
-                    return .cancelled
-                }
-            }
-            let first = await group.next() ?? .cancelled
-            group.cancelAll()
-            return first
+        let monitor = self.monitor
+        let cameBack = await firstOf(
+            { () async -> Bool in (try? await monitor.waitUntilOnline()) != nil }, orDeadline: maximumWait, on: clock)
+        if Task.isCancelled { return .cancelled }
+        switch cameBack {
+        case nil: return .timedOut
+        case true?: return .online
+        case false?: return .cancelled  // the monitor's wait threw
         }
-        return Task.isCancelled ? .cancelled : first
     }
 }
