@@ -35,21 +35,10 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
     public init(reply: Data, holdingReplies: Bool = false, keptAliveOnce: Data? = nil, port: UInt16 = 0) throws {
         holds = holdingReplies
         let listener = socket(AF_INET, streamSocketType, 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard listener >= 0, let bound = Self.bindToLoopback(listener, port: port), listen(listener, 16) == 0 else {
+            throw POSIXError(.EADDRINUSE)
         }
-        guard listener >= 0, bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        self.port = UInt16(bigEndian: address.sin_port)
+        self.port = bound
         self.listener = listener
         let received = self.received
         let gate = self.gate
@@ -101,17 +90,23 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
         let probe = socket(AF_INET, streamSocketType, 0)
         guard probe >= 0 else { throw POSIXError(.EMFILE) }
         defer { close(probe) }
+        guard let port = bindToLoopback(probe, port: 0) else { throw POSIXError(.EADDRINUSE) }
+        return port
+    }
+
+    /// Binds `socket` to 127.0.0.1 and `port` (0 for any free one); the port it got, or `nil` when it cannot.
+    private static func bindToLoopback(_ socket: Int32, port: UInt16) -> UInt16? {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let found = withUnsafeMutablePointer(to: &address) {
+        let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
             }
         }
-        guard found else { throw POSIXError(.EADDRINUSE) }
-        return UInt16(bigEndian: address.sin_port)
+        return bound ? UInt16(bigEndian: address.sin_port) : nil
     }
 
     /// Lets held replies go (one per request held).
