@@ -1,4 +1,5 @@
-// The pipeline order, documented once. `DataRequest+Execution.swift` reads in this order.
+// The pipeline order, documented once. `DataRequest+Execution.swift` reads in this order (the steps themselves are in
+// `DataRequest+Steps.swift`).
 //
 //  1. build      the TransportRequest from the KonexRequest (URL, query, headers, body) stage .invalidRequest
 //  2. adapt      client adapters → request adapters → call-site adapters              stage .adaptation

@@ -1,0 +1,206 @@
+import Foundation
+
+// The steps of `DataRequest`'s pipeline (`run(body:)` in DataRequest+Execution.swift calls them in order): building,
+// adapting, telling plugins, retrying, validating and processing.
+extension DataRequest {
+    // The helpers below are synchronous on purpose: their locals live on the thread's stack for a moment, where an
+    // async function's would take room in the request's async frame for as long as it runs.
+
+    /// Step 1: the request and the instruments' recorders; a request that cannot be built is recorded as failed.
+    func begin(_ target: BodyTarget, instruments: [any RequestInstrument], started: ContinuousClock.Instant)
+        throws(KonexError) -> (TransportRequest, Recorders)
+    {
+        do {
+            let request = try makeRequest()
+            let recorders = Recorders(
+                instruments, started: started, request: instrumented(request.method, request.url, target))
+            return (request, recorders)
+        } catch {
+            let failure = error as? KonexError ?? cancellationError()
+            Recorders(instruments, started: started, request: instrumented(nil, failure.url, target))
+                .end(.failure(failure), attempts: 0)
+            throw failure
+        }
+    }
+
+    /// The error for an adapter that threw; it consumed the request, so the error names it from the endpoint.
+    private func adaptationFailure(_ error: any Error, by adapter: any RequestAdapter, attempt: Int) -> KonexError {
+        var failure = cancellationError()
+        if !Task.isCancelled {
+            failure.stage = .adaptation
+            failure.message = "adapter \(type(of: adapter)) failed: \(error)"
+            failure.underlyingError = error
+        }
+        failure.attempt = attempt
+        return failure
+    }
+
+    // Steps 2, 3 and 5 run in frames of their own, entered only when there are components: a loop that awaits keeps its
+    // element, its iterator and its arguments in the async frame, and in `run` that room would be held for the whole
+    // request, the transport's wait included.
+
+    /// Step 2: each adapter in order gets the request (the only reference to it, so it changes without a copy).
+    @inline(never) func adapted(
+        _ request: consuming TransportRequest, by adapters: Layers<any RequestAdapter>, attempt: Int
+    ) async throws -> TransportRequest {
+        for adapter in adapters {
+            do {
+                request = try await adapter.adapt(consume request)
+            } catch {
+                throw adaptationFailure(error, by: adapter, attempt: attempt)
+            }
+        }
+        return request
+    }
+
+    /// Step 3: the plugins see the request as sent.
+    @inline(never) static func tell(_ plugins: Layers<any KonexPlugin>, sent request: TransportRequest) async {
+        for plugin in plugins where !EarlierSignatures.isIdle(type(of: plugin), .pluginDidSend) {
+            await plugin.didSendRequest(request)
+        }
+    }
+
+    /// Step 5: the plugins see the outcome.
+    @inline(never) static func tell(
+        _ plugins: Layers<any KonexPlugin>, received outcome: Result<TransportResponse, KonexError>,
+        for request: TransportRequest
+    ) async {
+        for plugin in plugins where !EarlierSignatures.isIdle(type(of: plugin), .pluginDidReceive) {
+            await plugin.didReceiveResponse(outcome, for: request)
+        }
+    }
+
+    /// Tells the retriers a request starts (a retry budget counts it).
+    static func count(_ request: TransportRequest, in retriers: Layers<any RequestRetrier>) {
+        for retrier in retriers { retrier.requestWillStart(request) }
+    }
+
+    /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
+    /// - Throws: `failure` when no retrier takes it, a retrier's own error, or a cancellation error.
+    // Not inlined into `run`: its decisions and waits would take room in every request's async frame, failed or not.
+    @inline(never) func retry(
+        after failure: KonexError, of request: TransportRequest, attempt: Int, retriers: Layers<any RequestRetrier>,
+        elapsed elapsedOnClientClock: (@Sendable () -> Duration)?, notes: inout [Int: String], recorders: Recorders
+    ) async throws {
+        if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
+        let elapsed = elapsedOnClientClock?() ?? .zero
+        var delay: Duration?
+        decide: for (position, retrier) in retriers.enumerated() {
+            let decision: RetryDecision
+            if let remembering = retrier as? any RememberingRetrier {
+                decision = await remembering.shouldRetry(
+                    request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &notes[position])
+            } else {
+                decision = await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+            }
+            switch decision {
+            case .doNotRetry: continue
+            case .retry(let after):
+                delay = after
+                recorders.willRetry(RetryEvent(attempt: attempt, error: failure, retrier: retrier, delay: after))
+                break decide
+            case .fail(var error):
+                error.attempt = attempt
+                throw error
+            }
+        }
+        guard let delay else { throw failure }
+        if Task.isCancelled { throw cancellationError(request) }
+        do {
+            try await client.activeClock.sleep(for: delay)
+        } catch {
+            throw cancellationError(request)
+        }
+    }
+
+    /// What instruments are told about this request before it starts.
+    private func instrumented(_ method: HTTPMethod?, _ url: URL?, _ target: BodyTarget) -> InstrumentedRequest {
+        let kind: InstrumentedRequest.Kind =
+            switch target {
+            case .memory: .data
+            case .file: .download
+            case .stream: .stream
+            case .webSocket: .webSocket
+            }
+        let endpoint = self.endpoint
+        return InstrumentedRequest(
+            method: method ?? endpoint?.method ?? .get, url: url,
+            urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
+    }
+
+    /// Step 6: the first validator that throws decides; the error body is decoded when asked for.
+    func validate(
+        _ received: TransportResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
+    )
+        -> KonexError?
+    {
+        for validator in validators {
+            do {
+                try validator.validate(received.response, data: received.data)
+            } catch {
+                var failure = KonexError(
+                    stage: .validation, message: String(describing: error),
+                    method: request.method, url: request.url, request: request,
+                    response: received.response, data: received.data, underlyingError: error)
+                if received.answer.payload.inMemoryIsPartial {
+                    failure.isDataPartial = true
+                    failure.message += " (the error body goes on past the \(received.data.count) bytes kept)"
+                }
+                if let errorDecoder, !received.data.isEmpty {
+                    do {
+                        failure.errorBody = try errorDecoder.decode(received.data, client.decoder)
+                    } catch {
+                        let (path, reason) =
+                            (error as? DecodingError).map(DecodingErrorDescription.describe) ?? ([], "\(error)")
+                        let location = path.isEmpty ? "" : " at \(JSONKeyPath.render(path))"
+                        failure.message += "; the error body is not a \(errorDecoder.typeName): \(reason)\(location)"
+                    }
+                }
+                return failure
+            }
+        }
+        return nil
+    }
+
+    /// Step 7: processors, in order; with none the received bytes pass through untouched.
+    func process(
+        _ received: TransportResponse, request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components
+    ) throws -> Exchange {
+        // Processors need a whole body in memory: a file's, a stream's or a connection's answer passes as it is.
+        guard case .data(var data) = received.answer.payload else {
+            return Exchange(request: request, answer: received.answer, data: received.data, timing: received.timing)
+        }
+        let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
+        for processor in processors {
+            do {
+                data = try processor.process(data, response: received.response)
+            } catch {
+                throw KonexError(
+                    stage: .processing, message: "processor \(type(of: processor)) failed: \(error)",
+                    method: request.method, url: request.url, request: request,
+                    response: received.response, data: data, underlyingError: error, attempt: received.timing.attempt)
+            }
+        }
+        return Exchange(request: request, answer: received.answer, data: data, timing: received.timing)
+    }
+
+    /// A closure that returns the time elapsed on `clock` since this call.
+    static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
+    /// A `.cancelled` error naming this request (from the endpoint when the built request is not at hand).
+    func cancellationError(_ request: TransportRequest? = nil) -> KonexError {
+        switch source {
+        case .endpoint(let endpoint):
+            let url =
+                request?.url ?? (try? Self.resolve(endpoint.path, against: client.basePrefix, method: endpoint.method))
+            return .cancelled(request, method: endpoint.method, url: url)
+        case .url(let url):
+            return .cancelled(request, method: .get, url: url)
+        case .ready(let given):
+            return .cancelled(request ?? given, method: given.method, url: given.url)
+        }
+    }
+}
