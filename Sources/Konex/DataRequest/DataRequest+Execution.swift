@@ -56,13 +56,8 @@ extension DataRequest {
         let plugins = Layers(shared.plugins, endpoint?.requestPlugins, self.plugins)
         let validators = Layers(shared.validators, endpoint?.requestResponseValidators, self.validators)
         let retriers = Layers(shared.retriers, endpoint?.requestRetriers, self.retriers)
-        let interceptors = Layers(shared.interceptors, endpoint?.requestInterceptors, self.interceptors)
-        // Interceptors wrap every exchange but a WebSocket's (its handshake opens a connection, not a body).
-        let chain: InterceptorChain? =
-            switch target {
-            case _ where interceptors.isEmpty, .webSocket: nil
-            case .memory, .file, .stream: InterceptorChain(interceptors: Array(interceptors))
-            }
+        let chain = Self.chain(
+            of: Layers(shared.interceptors, endpoint?.requestInterceptors, self.interceptors), for: target)
 
         // Retry decisions measure elapsed time on the client's clock, so a test clock governs deadlines too;
         // without retriers nobody asks, so nothing is started.
@@ -104,14 +99,10 @@ extension DataRequest {
                 let failure: KonexError
                 switch outcome {
                 case .success(let received):
-                    let isWebSocket = received.answer.payload.webSocket != nil
-                    let rejection: KonexError? =
-                        isWebSocket ? nil : validate(received, request: request, validators: validators)
-                    guard var rejection else {
+                    guard var rejection = validate(received, request: request, validators: validators) else {
                         // 7. process
                         var exchange = try process(received, request: request, endpoint: endpoint, shared: shared)
-                        recorders.ended(exchange, attempts: attempt)
-                        if isWebSocket { exchange.recorders = recorders }
+                        recorders.ended(&exchange, attempts: attempt)
                         return exchange
                     }
                     received.answer.payload.discard()

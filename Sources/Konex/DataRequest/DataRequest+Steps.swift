@@ -70,6 +70,15 @@ extension DataRequest {
         }
     }
 
+    /// Step 4's interceptor chain: every exchange's but a WebSocket's (its handshake opens a connection, not a body);
+    /// none without interceptors.
+    static func chain(of interceptors: Layers<any TransportInterceptor>, for target: BodyTarget) -> InterceptorChain? {
+        switch target {
+        case _ where interceptors.isEmpty, .webSocket: nil
+        case .memory, .file, .stream: InterceptorChain(interceptors: Array(interceptors))
+        }
+    }
+
     /// Tells the retriers a request starts (a retry budget counts it).
     static func count(_ request: TransportRequest, in retriers: Layers<any RequestRetrier>) {
         for retrier in retriers { retrier.requestWillStart(request) }
@@ -128,12 +137,14 @@ extension DataRequest {
             urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
     }
 
-    /// Step 6: the first validator that throws decides; the error body is decoded when asked for.
+    /// Step 6: the first validator that throws decides; the error body is decoded when asked for. A WebSocket's
+    /// 101 is not theirs to judge: its handshake was checked when it opened (`WebSocketHandshakeCheck`).
     func validate(
         _ received: TransportResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
     )
         -> KonexError?
     {
+        if received.answer.payload.webSocket != nil { return nil }
         for validator in validators {
             do {
                 try validator.validate(received.response, data: received.data)

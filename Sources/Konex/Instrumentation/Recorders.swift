@@ -43,20 +43,23 @@ struct Recorders: Sendable {
 }
 
 extension Recorders {
-    /// The request got through: it ends now, or when its streamed body ends.
-    func ended(_ exchange: Exchange, attempts: Int) {
-        // A WebSocket's recorders end when its connection closes: the ``WebSocket`` ends them.
-        guard !list.isEmpty, exchange.answer.payload.webSocket == nil else { return }
+    /// The request got through: it ends now, when its streamed body ends, or (a WebSocket) when its connection
+    /// closes: the exchange carries the recorders to the ``WebSocket``, which ends them.
+    func ended(_ exchange: inout Exchange, attempts: Int) {
+        if exchange.answer.payload.webSocket != nil {
+            exchange.recorders = self
+            return
+        }
+        guard !list.isEmpty else { return }
         guard let stream = exchange.answer.payload.stream else {
             return end(.success(exchange.response), attempts: attempts)
         }
         let buffer = stream.buffer
+        let (request, response) = (exchange.request, exchange.response)
         buffer.onEnd {
-            guard let error = buffer.endError else { return end(.success(exchange.response), attempts: attempts) }
+            guard let error = buffer.endError else { return end(.success(response), attempts: attempts) }
             end(
-                .failure(
-                    DataStream.konexError(
-                        error, request: exchange.request, response: exchange.response, attempt: attempts)),
+                .failure(DataStream.konexError(error, request: request, response: response, attempt: attempts)),
                 attempts: attempts)
         }
     }
