@@ -20,6 +20,7 @@ public final class LoopbackServer: Sendable {
     /// The server's base URL, `http://127.0.0.1:port`.
     public let url: URL
     private let listener: Int32
+    private let stopped = Lock(false)
 
     /// Starts a server whose answers come from `transport`.
     /// - Parameter transport: What answers: it receives each request with the server's URL, method, headers and body.
@@ -35,8 +36,21 @@ public final class LoopbackServer: Sendable {
         base.value = url
     }
 
-    /// Stops accepting connections.
-    public func stop() { LoopbackSocket.stop(listener) }
+    /// Stops accepting connections; calling it again (or letting the server go after it) does nothing.
+    public func stop() { _ = stopListening() }
+
+    /// Shuts the listener down the first time only, and says whether this call did. The accepting thread closes the
+    /// listener after that shutdown, and its number may then go to another socket (a connection of another server, a
+    /// client's): a second shutdown, from `deinit` after `stop()`, cut that socket. A parallel test's request saw an
+    /// empty reply from its own server.
+    func stopListening() -> Bool {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { LoopbackSocket.stop(listener) }
+        return first
+    }
 
     deinit { stop() }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Konex
-import KonexTesting
 import Testing
+
+@testable import KonexTesting
 
 /// LoopbackServer over a real socket: what a transport sends reaches the mock whole, and the mock's answer comes back
 /// with its status, headers and body.
@@ -32,6 +33,16 @@ import Testing
         let posted = try #require(mock.requests(matching: .post("/echo")).first)
         #expect(posted.body == Data(repeating: 7, count: 200_000))
         #expect(posted.request.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+    }
+
+    /// The listener is shut down once: after `stop()`, neither a second call nor the server's release touches its
+    /// number again (by then it may be another socket's).
+    @Test func stoppingTwiceShutsTheListenerDownOnce() async throws {
+        let server = try LoopbackServer(answeringWith: MockTransport())
+        #expect(server.stopListening())
+        #expect(!server.stopListening())
+        server.stop()
+        #expect(!server.stopListening())
     }
 
     @Test func aFailingTransportIsA502ThatSaysWhy() async throws {
