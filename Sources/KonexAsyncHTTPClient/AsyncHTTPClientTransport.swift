@@ -224,10 +224,13 @@
         // MARK: The head and its deadlines
 
         /// Whether `error` is a connection that was closed before a byte of the answer came: what a request sent on a
-        /// kept-alive connection the server closed at the same moment fails with.
+        /// kept-alive connection the server closed at the same moment fails with. A server whose socket closed with the
+        /// request unread resets it, so the read fails with `ECONNRESET` (1 of 256 concurrent GETs to gunicorn in a
+        /// fresh-clone run).
         static func isStaleConnection(_ error: any Error) -> Bool {
             if let channel = error as? ChannelError, case .ioOnClosedChannel = channel { return true }
             if let client = error as? HTTPClientError, client == .remoteConnectionClosed { return true }
+            if let io = error as? IOError, io.errnoCode == ECONNRESET { return true }
             return false
         }
 
