@@ -123,9 +123,17 @@ import Testing
         let inflated = try Inflate.all(mock.requests[0].body) == original
         #expect(inflated)
         #expect(mock.requests[0].body.count < original.count / 5)
-        try await WaitTimeout.wait(for: "the temporary file to go", timeout: .seconds(30)) {
-            Set((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).subtracting(before)
-                .isEmpty
+        // Only this request's file counts, known by its bytes (what the mock received): tests running beside this one
+        // make temporary files of their own there and keep some for a while, which a loaded fresh-clone run saw.
+        let sent = mock.requests[0].body
+        try await WaitTimeout.wait(for: "the compressed body's temporary file to go", timeout: .seconds(30)) {
+            let added = Set((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
+                .subtracting(before)
+            return !added.contains { name in
+                let path = temporary.appendingPathComponent(name).path
+                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+                return size == sent.count && FileManager.default.contents(atPath: path) == sent
+            }
         }
     }
 }
