@@ -15,29 +15,29 @@
         typealias OutboundOut = WebSocketFrame
 
         let inbox: WebSocketInbox
-        private let options: WebSocketOptions
-        private var context: ChannelHandlerContext?
+        let options: WebSocketOptions
+        var context: ChannelHandlerContext?
         /// The fragments of a message not yet finished; `compressed` when its first frame set RSV1.
-        private var fragments: (opcode: WebSocketOpcode, bytes: ByteBuffer, compressed: Bool)?
+        var fragments: (opcode: WebSocketOpcode, bytes: ByteBuffer, compressed: Bool)?
         /// `permessage-deflate` as agreed, and its two zlib streams.
-        private let deflate: PerMessageDeflate?
-        private let compressor: ZlibStream?
-        private let decompressor: ZlibStream?
+        let deflate: PerMessageDeflate?
+        let compressor: ZlibStream?
+        let decompressor: ZlibStream?
         /// Messages the inbox had no room for, in order: while any wait, the socket is not read.
-        private var held = CircularBuffer<WebSocketMessage>()
+        var held = CircularBuffer<WebSocketMessage>()
         /// Data frames that arrived (from the same socket read) while messages wait, kept as they came on the wire:
         /// assembling or inflating them now would hold megabytes per compressed kilobyte (a deflate bomb) for a
         /// reader that is not reading. Control frames are still handled at once.
-        private var heldFrames = CircularBuffer<WebSocketFrame>()
+        var heldFrames = CircularBuffer<WebSocketFrame>()
         /// The channel's allocator, kept so held frames can be inflated after the channel is gone.
-        private var allocator = ByteBufferAllocator()
+        var allocator = ByteBufferAllocator()
         /// A `read()` from the channel held back while messages wait.
-        private var readHeld = false
+        var readHeld = false
         /// How the connection ended, kept until the held messages are in the inbox.
-        private var pendingEnd: WebSocketInbox.End?
+        var pendingEnd: WebSocketInbox.End?
         /// This side sent its close frame: no data frame may follow it.
-        private var closeSent = false
-        private var closeTimer: Scheduled<Void>?
+        var closeSent = false
+        var closeTimer: Scheduled<Void>?
 
         init(options: WebSocketOptions, deflate: PerMessageDeflate?) {
             self.options = options
@@ -91,7 +91,7 @@
         }
 
         /// A data frame: assembled into a message, which is delivered once whole.
-        private func dataArrived(_ frame: WebSocketFrame) {
+        func dataArrived(_ frame: WebSocketFrame) {
             if frame.opcode == .continuation {
                 guard var message = fragments else {
                     return violate("a continuation frame came with no message to continue")
@@ -110,7 +110,7 @@
         }
 
         /// A fragment was added: a message over the limit is closed with 1009, a finished one is delivered.
-        private func fragmentArrived(fin: Bool) {
+        func fragmentArrived(fin: Bool) {
             guard let (opcode, received, compressed) = fragments else { return }
             guard received.readableBytes <= options.maximumMessageSize else {
                 fragments = nil
@@ -137,20 +137,20 @@
             deliver(.text(text))
         }
 
-        private func tooBig() {
+        func tooBig() {
             fail(
                 .messageTooBig, closeCode: .messageTooBig,
                 "a message was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009")
         }
 
-        private func deliver(_ message: WebSocketMessage) {
+        func deliver(_ message: WebSocketMessage) {
             if held.isEmpty, inbox.deliver(message) != .full { return }
             held.append(message)
         }
 
         /// The reader took a message from a full inbox: move held messages in, then the held frames, and read the
         /// socket again once none wait.
-        private func roomMade() {
+        func roomMade() {
             while let message = held.first {
                 if inbox.deliver(message) == .full { return }
                 held.removeFirst()
@@ -171,118 +171,6 @@
             // Back pressure: while the reader is behind, the socket's buffer fills and TCP slows the server down. Once
             // this side has sent its close, the socket is read again, so the peer's answer is seen at once.
             if closeSent || (held.isEmpty && heldFrames.isEmpty) { context.read() } else { readHeld = true }
-        }
-
-        // MARK: Closing
-
-        /// The peer's close frame: an answer to ours ends the connection; one of its own is echoed first (§5.5.1).
-        private func closeArrived(_ payload: ByteBuffer, context: ChannelHandlerContext) {
-            let code: WebSocketCloseCode
-            let reason: String?
-            switch WebSocketClosePayload.parse(payload.readableBytesView) {
-            case .closed(let said, let text): (code, reason) = (said, text)
-            case .violation(let message, let closeCode):
-                return fail(.protocolViolation, closeCode: closeCode, "\(message): closed with \(closeCode)")
-            }
-            if !closeSent { _ = sendClose(code == .noStatusReceived ? nil : code, context: context) }  // echo its code
-            end(Self.end(forPeerCode: code, reason: reason))
-            context.close(promise: nil)
-        }
-
-        /// Starts the closing handshake: the close frame, then the peer's answer or, after the close timeout, a
-        /// dropped connection (1006: it never answered).
-        func close(code: WebSocketCloseCode, reason: String) {
-            guard let context, !closeSent else { return }
-            // 1005 and 1006 report; they are never sent (§7.4.1).
-            let sent: WebSocketCloseCode =
-                code == .noStatusReceived || code == .abnormalClosure ? .normalClosure : code
-            // The app closes: data it has not read yet is not wanted, and the end is not held behind it.
-            held.removeAll()
-            heldFrames.removeAll()
-            fragments = nil
-            _ = sendClose(sent, reason: reason, context: context)
-            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            let timeout = options.closeTimeout
-            let wait = max(.zero, min(timeout, .seconds(86_400 * 365)))  // a year at most: NIO's deadlines overflow
-            closeTimer = context.eventLoop.scheduleTask(in: .nanoseconds(wait.nanoseconds)) {
-                handler.value.end(.unansweredClose(after: timeout))
-                handler.value.context?.close(promise: nil)
-            }
-        }
-
-        /// Drops the connection at once.
-        func abort(_ failure: WebSocketFailure) {
-            end(.failed(failure))
-            context?.close(promise: nil)
-        }
-
-        /// The peer broke the protocol: close with 1002.
-        private func violate(_ message: String) {
-            fail(.protocolViolation, closeCode: .protocolError, "\(message): closed with 1002")
-        }
-
-        /// Fails the connection: the close frame with `closeCode` goes out, then the socket closes.
-        private func fail(_ kind: WebSocketFailure.Kind, closeCode: WebSocketCloseCode, _ message: String) {
-            guard let context else { return }
-            end(.failed(WebSocketFailure(kind, message, closeCode: closeCode)))
-            if !closeSent {
-                let channel = context.channel
-                sendClose(closeCode, context: context).whenComplete { _ in channel.close(promise: nil) }
-            } else {
-                context.close(promise: nil)
-            }
-        }
-
-        /// Sends this side's one close frame: `code` (none for an empty close) and `reason`, cut to what a control
-        /// frame holds (125 bytes, two of them the code). No data frame may follow it.
-        private func sendClose(_ code: WebSocketCloseCode?, reason: String = "", context: ChannelHandlerContext)
-            -> EventLoopFuture<Void>
-        {
-            closeSent = true
-            if readHeld {  // the peer's answer must be read, however far behind the reader is
-                readHeld = false
-                context.read()
-            }
-            let payload = context.channel.allocator.buffer(bytes: WebSocketClosePayload.encode(code, reason: reason))
-            return context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, payload)))
-        }
-
-        /// Records how the connection ended (the first end wins), after any held messages.
-        private func end(_ end: WebSocketInbox.End) {
-            fragments = nil
-            closeTimer?.cancel()
-            closeTimer = nil
-            if held.isEmpty && heldFrames.isEmpty {
-                inbox.finish(end)
-            } else if pendingEnd == nil {
-                pendingEnd = end
-            }
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            if closeSent {
-                end(.closed(.abnormalClosure, reason: "the server closed the connection without answering the close"))
-            } else {
-                end(
-                    .failed(
-                        WebSocketFailure(
-                            .connectionLost, "the connection ended without a close frame",
-                            closeCode: .abnormalClosure)))
-            }
-            context.fireChannelInactive()
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            switch error as? NIOWebSocketError {
-            case .invalidFrameLength?:
-                fail(
-                    .messageTooBig, closeCode: .messageTooBig,
-                    "a frame was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009")
-            case .some(let error):
-                violate("a frame NIO could not decode (\(error))")
-            case nil:
-                abort(WebSocketFailure(.connectionLost, "the connection failed: \(error)", closeCode: .abnormalClosure))
-            }
         }
 
         // MARK: Writing
