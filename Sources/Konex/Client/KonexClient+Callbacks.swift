@@ -20,6 +20,7 @@ extension KonexClient {
     ///   - plugins: Plugins for this call, after the client's and the request's.
     ///   - responseProcessors: Processors for this call.
     ///   - responseValidators: Validators for this call.
+    ///   - isolation: The caller's actor, where the callbacks run (leave the default).
     ///   - onSuccess: Called once with the parsed body.
     ///   - onError: Called once with a ``KonexError``.
     /// - Returns: A handle to cancel the request.
@@ -27,10 +28,11 @@ extension KonexClient {
     public func request(
         request: some KonexRequest, plugins: [any KonexPlugin] = [],
         responseProcessors: [any KonexResponseProcessor] = [], responseValidators: [any KonexResponseValidator] = [],
-        onSuccess: @escaping @Sendable (JSON) -> Void, onError: @escaping @Sendable (any Error) -> Void
+        isolation: isolated (any Actor)? = #isolation, onSuccess: @escaping (JSON) -> Void,
+        onError: @escaping (any Error) -> Void
     ) -> RequestHandle {
         chain(request, plugins, responseProcessors, responseValidators)
-            .responseJSON(onSuccess: onSuccess, onError: { onError($0) })
+            .responseJSON(isolation: isolation, onSuccess: onSuccess, onError: { onError($0) })
     }
 
     /// Sends `request` and delivers one decoded object.
@@ -38,10 +40,11 @@ extension KonexClient {
     public func requestObject<T: Decodable & Sendable>(
         of type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
         responseProcessors: [any KonexResponseProcessor] = [], responseValidators: [any KonexResponseValidator] = [],
-        onSuccess: @escaping @Sendable (T) -> Void, onError: @escaping @Sendable (any Error) -> Void
+        isolation: isolated (any Actor)? = #isolation, onSuccess: @escaping (T) -> Void,
+        onError: @escaping (any Error) -> Void
     ) -> RequestHandle {
         chain(request, plugins, responseProcessors, responseValidators)
-            .responseObject(of: type, onSuccess: onSuccess, onError: { onError($0) })
+            .responseObject(of: type, isolation: isolation, onSuccess: onSuccess, onError: { onError($0) })
     }
 
     /// The Konex 1 spelling of
@@ -66,13 +69,14 @@ extension KonexClient {
     public func requestArray<T: Decodable & Sendable>(
         of type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
         responseProcessors: [any KonexResponseProcessor] = [], responseValidators: [any KonexResponseValidator] = [],
-        onSuccess: @escaping @Sendable ([T]) -> Void, onError: @escaping @Sendable (any Error) -> Void
+        isolation: isolated (any Actor)? = #isolation, onSuccess: @escaping ([T]) -> Void,
+        onError: @escaping (any Error) -> Void
     ) -> RequestHandle {
         chain(request, plugins, responseProcessors, responseValidators)
-            .responseArray(of: type, onSuccess: onSuccess, onError: { onError($0) })
+            .responseArray(of: type, isolation: isolation, onSuccess: onSuccess, onError: { onError($0) })
     }
 
-    private func chain(
+    func chain(
         _ request: some KonexRequest, _ plugins: [any KonexPlugin], _ processors: [any KonexResponseProcessor],
         _ validators: [any KonexResponseValidator]
     ) -> DataRequest {
@@ -82,3 +86,33 @@ extension KonexClient {
         return chain
     }
 }
+
+#if compiler(>=6.2)
+    extension KonexClient {
+        /// Sends `request`, decodes one object on the caller's actor (its conformance may be isolated there) and
+        /// delivers it there.
+        @discardableResult
+        public func requestObject<T: Decodable>(
+            of type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
+            responseProcessors: [any KonexResponseProcessor] = [],
+            responseValidators: [any KonexResponseValidator] = [], isolation: isolated (any Actor)? = #isolation,
+            onSuccess: @escaping (T) -> Void, onError: @escaping (any Error) -> Void
+        ) -> RequestHandle {
+            chain(request, plugins, responseProcessors, responseValidators)
+                .responseObject(of: type, isolation: isolation, onSuccess: onSuccess, onError: { onError($0) })
+        }
+
+        /// Sends `request`, decodes an array on the caller's actor (its conformance may be isolated there) and
+        /// delivers it there.
+        @discardableResult
+        public func requestArray<T: Decodable>(
+            of type: T.Type, request: some KonexRequest, plugins: [any KonexPlugin] = [],
+            responseProcessors: [any KonexResponseProcessor] = [],
+            responseValidators: [any KonexResponseValidator] = [], isolation: isolated (any Actor)? = #isolation,
+            onSuccess: @escaping ([T]) -> Void, onError: @escaping (any Error) -> Void
+        ) -> RequestHandle {
+            chain(request, plugins, responseProcessors, responseValidators)
+                .responseArray(of: type, isolation: isolation, onSuccess: onSuccess, onError: { onError($0) })
+        }
+    }
+#endif

@@ -13,9 +13,11 @@ extension DataRequest {
         switch source {
         case .url(let url):
             try Self.checkScheme(url, method: .get)
+            try refuseCallSiteBody(method: .get, url: url)
             request = TransportRequest(head: RequestHead(method: .get, url: url))
         case .ready(let given):
             let method = given.method
+            try refuseCallSiteBody(method: method, url: given.url)
             let url = given.url
             if url.absoluteString == "about:blank" {
                 throw KonexError.invalidRequest("the URLRequest has no URL", method: method)
@@ -45,6 +47,14 @@ extension DataRequest {
         return request
     }
 
+    /// A URL or a ready request carries its own body: a call-site body given to one would be lost, so it is refused.
+    private func refuseCallSiteBody(method: HTTPMethod, url: URL) throws {
+        guard callSiteBody != nil else { return }
+        throw KonexError.invalidRequest(
+            "body(_:) gives an endpoint or a path its body; a request made from a URL or a URLRequest carries its own",
+            method: method, url: url)
+    }
+
     /// The timeout of a request that sets none: URLRequest's default, which every transport honours alike.
     static let defaultTimeout = Duration.seconds(60)
 
@@ -52,7 +62,7 @@ extension DataRequest {
         let method = endpoint.method
         try EndpointShape.check(endpoint, method: method)
         var url = try Self.resolve(endpoint.path, against: client.basePrefix, method: method)
-        let body = endpoint.body
+        let body = callSiteBody ?? endpoint.body
         var parametersBody: Data?
         if let parameters = endpoint.parameters, !parameters.isEmpty {
             if method.encodesParametersInQuery || body != nil || !method.allowsBody {
@@ -109,6 +119,8 @@ extension DataRequest {
                     message: "cannot read the body file \(file.path): \(error.localizedDescription)",
                     method: method, url: url, underlyingError: error)
             }
+        case .unencodable(let reason):
+            throw KonexError.invalidRequest("the body could not be encoded as JSON: \(reason)", method: method, url: url)
         case .multipart(let form):
             do {
                 return (try form.encode(), form.contentType)
@@ -124,13 +136,9 @@ extension DataRequest {
         do {
             return try encoder.encode(value)
         } catch {
-            var reason = String(describing: error)
-            if let error = error as? EncodingError, case .invalidValue(let value, let context) = error {
-                let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-                reason = "invalid value \(value) at \(JSONKeyPath.render(path)): \(context.debugDescription)"
-            }
             throw KonexError.invalidRequest(
-                "the body could not be encoded as JSON: \(reason)", method: method, url: url, underlying: error)
+                "the body could not be encoded as JSON: \(RequestBody.reason(error))", method: method, url: url,
+                underlying: error)
         }
     }
 

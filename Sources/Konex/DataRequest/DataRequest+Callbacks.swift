@@ -1,22 +1,71 @@
 import Foundation
 
 // Callback forms of the terminal operations, for code that is not async. Each returns a handle to cancel, and
-// delivers exactly one of `onSuccess`/`onError`: on `queue` when given, else on the client's `callbackQueue` (the
-// main queue on Apple platforms), else on the task that ran the request.
+// delivers exactly one of `onSuccess`/`onError`.
+//
+// Where the closures run follows Swift's own rule for closures: where they were written. Called from an actor (a
+// main-actor view model, or any code in an app target that is main-actor isolated by default), the closures run on
+// that actor and may update its state; from nonisolated code, on the task that ran the request. Naming a `queue:`
+// picks the older form, whose `@Sendable` closures run on that queue (or, for `nil`, the client's `callbackQueue`).
 extension DataRequest {
-    /// Sends the request and delivers the envelope or the error.
+    /// Sends the request and delivers the envelope or the error, on the caller's actor.
+    /// - Parameters:
+    ///   - isolation: The caller's actor, where `completion` runs (leave the default).
+    ///   - completion: Called once with the response or a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
     @discardableResult
     public func response(
-        queue: DispatchQueue? = nil, completion: @escaping @Sendable (Result<Response<Data>, KonexError>) -> Void
+        isolation: isolated (any Actor)? = #isolation,
+        completion: @escaping (Result<Response<Data>, KonexError>) -> Void
+    ) -> RequestHandle {
+        deliver(isolation: isolation, { try await $0.response() }, completion: completion)
+    }
+
+    /// Sends the request and delivers the envelope or the error on `queue`.
+    /// - Parameters:
+    ///   - queue: Where `completion` runs; `nil` for the client's `callbackQueue`.
+    ///   - completion: Called once with the response or a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
+    @discardableResult
+    public func response(
+        queue: DispatchQueue?, completion: @escaping @Sendable (Result<Response<Data>, KonexError>) -> Void
     ) -> RequestHandle {
         deliver(on: queue, { try await $0.response() }, completion: completion)
     }
 
-    /// Sends the request and delivers the decoded envelope or the error, in one `Result`.
+    /// Sends the request and delivers the decoded envelope or the error, in one `Result`, on the caller's actor.
+    /// - Parameters:
+    ///   - type: The type to decode (off the caller's actor: its conformance is nonisolated).
+    ///   - keyPath: A dotted path to a nested value.
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    ///   - isolation: The caller's actor, where `completion` runs (leave the default).
+    ///   - completion: Called once with the response or a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
     @discardableResult
     public func response<T: Decodable & Sendable>(
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
-        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, isolation: isolated (any Actor)? = #isolation,
+        completion: @escaping (Result<Response<T>, KonexError>) -> Void
+    ) -> RequestHandle {
+        decodingErrors(as: errorType).deliver(
+            isolation: isolation, { try await $0.response(of: type, atKeyPath: keyPath, decoder: decoder) },
+            completion: completion)
+    }
+
+    /// Sends the request and delivers the decoded envelope or the error, in one `Result`, on `queue`.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - keyPath: A dotted path to a nested value.
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    ///   - queue: Where `completion` runs; `nil` for the client's `callbackQueue`.
+    ///   - completion: Called once with the response or a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
+    @discardableResult
+    public func response<T: Decodable & Sendable>(
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue?,
         completion: @escaping @Sendable (Result<Response<T>, KonexError>) -> Void
     ) -> RequestHandle {
         decodingErrors(as: errorType).deliver(
@@ -24,38 +73,141 @@ extension DataRequest {
         )
     }
 
-    /// Sends the request and delivers the body.
+    /// Sends the request and delivers the body, on the caller's actor.
+    /// - Parameters:
+    ///   - isolation: The caller's actor, where the callbacks run (leave the default).
+    ///   - onSuccess: Called once with the body.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
     @discardableResult
     public func responseData(
-        queue: DispatchQueue? = nil, onSuccess: @escaping @Sendable (Data) -> Void,
+        isolation: isolated (any Actor)? = #isolation, onSuccess: @escaping (Data) -> Void,
+        onError: @escaping (KonexError) -> Void
+    ) -> RequestHandle {
+        deliver(isolation: isolation, { try await $0.responseData() }, completion: split(onSuccess, onError))
+    }
+
+    /// Sends the request and delivers the body on `queue`.
+    /// - Parameters:
+    ///   - queue: Where the callbacks run; `nil` for the client's `callbackQueue`.
+    ///   - onSuccess: Called once with the body.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
+    @discardableResult
+    public func responseData(
+        queue: DispatchQueue?, onSuccess: @escaping @Sendable (Data) -> Void,
         onError: @escaping @Sendable (KonexError) -> Void
     ) -> RequestHandle {
         deliver(on: queue, { try await $0.responseData() }, completion: split(onSuccess, onError))
     }
 
-    /// Sends the request and delivers the body as text.
+    /// Sends the request and delivers the body as text, on the caller's actor.
+    /// - Parameters:
+    ///   - encoding: Forces an encoding instead of the response's charset.
+    ///   - isolation: The caller's actor, where the callbacks run (leave the default).
+    ///   - onSuccess: Called once with the text.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
     @discardableResult
     public func responseString(
-        encoding: String.Encoding? = nil, queue: DispatchQueue? = nil, onSuccess: @escaping @Sendable (String) -> Void,
+        encoding: String.Encoding? = nil, isolation: isolated (any Actor)? = #isolation,
+        onSuccess: @escaping (String) -> Void, onError: @escaping (KonexError) -> Void
+    ) -> RequestHandle {
+        deliver(
+            isolation: isolation, { try await $0.responseString(encoding: encoding) },
+            completion: split(onSuccess, onError))
+    }
+
+    /// Sends the request and delivers the body as text on `queue`.
+    /// - Parameters:
+    ///   - encoding: Forces an encoding instead of the response's charset.
+    ///   - queue: Where the callbacks run; `nil` for the client's `callbackQueue`.
+    ///   - onSuccess: Called once with the text.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
+    @discardableResult
+    public func responseString(
+        encoding: String.Encoding? = nil, queue: DispatchQueue?, onSuccess: @escaping @Sendable (String) -> Void,
         onError: @escaping @Sendable (KonexError) -> Void
     ) -> RequestHandle {
         deliver(on: queue, { try await $0.responseString(encoding: encoding) }, completion: split(onSuccess, onError))
     }
 
-    /// Sends the request and delivers the body as ``JSON``.
+    /// Sends the request and delivers the body as ``JSON``, on the caller's actor.
+    /// - Parameters:
+    ///   - keyPath: A dotted path to a nested value.
+    ///   - isolation: The caller's actor, where the callbacks run (leave the default).
+    ///   - onSuccess: Called once with the parsed body.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
     @discardableResult
     public func responseJSON(
-        atKeyPath keyPath: String? = nil, queue: DispatchQueue? = nil, onSuccess: @escaping @Sendable (JSON) -> Void,
+        atKeyPath keyPath: String? = nil, isolation: isolated (any Actor)? = #isolation,
+        onSuccess: @escaping (JSON) -> Void, onError: @escaping (KonexError) -> Void
+    ) -> RequestHandle {
+        deliver(
+            isolation: isolation, { try await $0.responseJSON(atKeyPath: keyPath) },
+            completion: split(onSuccess, onError))
+    }
+
+    /// Sends the request and delivers the body as ``JSON`` on `queue`.
+    /// - Parameters:
+    ///   - keyPath: A dotted path to a nested value.
+    ///   - queue: Where the callbacks run; `nil` for the client's `callbackQueue`.
+    ///   - onSuccess: Called once with the parsed body.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
+    @discardableResult
+    public func responseJSON(
+        atKeyPath keyPath: String? = nil, queue: DispatchQueue?, onSuccess: @escaping @Sendable (JSON) -> Void,
         onError: @escaping @Sendable (KonexError) -> Void
     ) -> RequestHandle {
         deliver(on: queue, { try await $0.responseJSON(atKeyPath: keyPath) }, completion: split(onSuccess, onError))
     }
 
-    /// Sends the request and delivers one decoded object.
+    /// Sends the request and delivers one decoded object, on the caller's actor.
+    ///
+    /// ```swift
+    /// client.request(GetPost(id: 1)).responseObject(of: Post.self) { post in
+    ///     self.post = post  // a main-actor model's state: the closure runs on the main actor
+    /// } onError: { error in
+    ///     self.error = error
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - type: The type to decode (off the caller's actor: its conformance is nonisolated).
+    ///   - keyPath: A dotted path to a nested value.
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    ///   - isolation: The caller's actor, where the callbacks run (leave the default).
+    ///   - onSuccess: Called once with the value.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
     @discardableResult
     public func responseObject<T: Decodable & Sendable>(
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
-        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, isolation: isolated (any Actor)? = #isolation,
+        onSuccess: @escaping (T) -> Void, onError: @escaping (KonexError) -> Void
+    ) -> RequestHandle {
+        decodingErrors(as: errorType).deliver(
+            isolation: isolation, { try await $0.responseObject(of: type, atKeyPath: keyPath, decoder: decoder) },
+            completion: split(onSuccess, onError))
+    }
+
+    /// Sends the request and delivers one decoded object on `queue`.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - keyPath: A dotted path to a nested value.
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    ///   - queue: Where the callbacks run; `nil` for the client's `callbackQueue`.
+    ///   - onSuccess: Called once with the value.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
+    @discardableResult
+    public func responseObject<T: Decodable & Sendable>(
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue?,
         onSuccess: @escaping @Sendable (T) -> Void, onError: @escaping @Sendable (KonexError) -> Void
     ) -> RequestHandle {
         decodingErrors(as: errorType).deliver(
@@ -75,11 +227,41 @@ extension DataRequest {
             of: type, atKeyPath: keyPath, errorType: errorType, queue: queue, onSuccess: onSuccess, onError: onError)
     }
 
-    /// Sends the request and delivers a decoded array.
+    /// Sends the request and delivers a decoded array, on the caller's actor.
+    /// - Parameters:
+    ///   - type: The element type (decoded off the caller's actor: its conformance is nonisolated).
+    ///   - keyPath: A dotted path to a nested array.
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    ///   - isolation: The caller's actor, where the callbacks run (leave the default).
+    ///   - onSuccess: Called once with the elements.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
     @discardableResult
     public func responseArray<T: Decodable & Sendable>(
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
-        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, isolation: isolated (any Actor)? = #isolation,
+        onSuccess: @escaping ([T]) -> Void, onError: @escaping (KonexError) -> Void
+    ) -> RequestHandle {
+        decodingErrors(as: errorType).deliver(
+            isolation: isolation, { try await $0.responseArray(of: type, atKeyPath: keyPath, decoder: decoder) },
+            completion: split(onSuccess, onError))
+    }
+
+    /// Sends the request and delivers a decoded array on `queue`.
+    /// - Parameters:
+    ///   - type: The element type.
+    ///   - keyPath: A dotted path to a nested array.
+    ///   - decoder: A decoder for this call; the client's by default.
+    ///   - errorType: The server's error model, decoded when validation fails.
+    ///   - queue: Where the callbacks run; `nil` for the client's `callbackQueue`.
+    ///   - onSuccess: Called once with the elements.
+    ///   - onError: Called once with a ``KonexError``.
+    /// - Returns: A handle to cancel the request or wait for it.
+    @discardableResult
+    public func responseArray<T: Decodable & Sendable>(
+        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+        errorType: (any (Decodable & Sendable).Type)? = nil, queue: DispatchQueue?,
         onSuccess: @escaping @Sendable ([T]) -> Void, onError: @escaping @Sendable (KonexError) -> Void
     ) -> RequestHandle {
         decodingErrors(as: errorType).deliver(
@@ -87,7 +269,7 @@ extension DataRequest {
             completion: split(onSuccess, onError))
     }
 
-    private func split<Value>(
+    func split<Value>(
         _ onSuccess: @escaping @Sendable (Value) -> Void, _ onError: @escaping @Sendable (KonexError) -> Void
     ) -> @Sendable (Result<Value, KonexError>) -> Void {
         { result in
@@ -97,4 +279,85 @@ extension DataRequest {
             }
         }
     }
+
+    func split<Value>(_ onSuccess: @escaping (Value) -> Void, _ onError: @escaping (KonexError) -> Void)
+        -> (Result<Value, KonexError>) -> Void
+    {
+        { result in
+            switch result {
+            case .success(let value): onSuccess(value)
+            case .failure(let error): onError(error)
+            }
+        }
+    }
 }
+
+#if compiler(>=6.2)
+    // The callback forms for models whose conformance belongs to the caller's actor: decoded there, then delivered.
+    extension DataRequest {
+        /// Sends the request, decodes the body on the caller's actor and delivers the envelope or the error there.
+        /// - Parameters:
+        ///   - type: The type to decode; its conformance may be isolated to the caller's actor.
+        ///   - keyPath: A dotted path to a nested value.
+        ///   - decoder: A decoder for this call; the client's by default.
+        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)``.
+        ///   - isolation: The caller's actor, where decoding and `completion` run (leave the default).
+        ///   - completion: Called once with the response or a ``KonexError``.
+        /// - Returns: A handle to cancel the request or wait for it.
+        @discardableResult
+        public func response<T: Decodable>(
+            of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+            errorType: (any Decodable.Type)? = nil, isolation: isolated (any Actor)? = #isolation,
+            completion: @escaping (Result<Response<T>, KonexError>) -> Void
+        ) -> RequestHandle {
+            deliver(
+                isolation: isolation,
+                { try await $0.response(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType) },
+                completion: completion)
+        }
+
+        /// Sends the request, decodes one object on the caller's actor and delivers it there.
+        /// - Parameters:
+        ///   - type: The type to decode; its conformance may be isolated to the caller's actor.
+        ///   - keyPath: A dotted path to a nested value.
+        ///   - decoder: A decoder for this call; the client's by default.
+        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)``.
+        ///   - isolation: The caller's actor, where decoding and the callbacks run (leave the default).
+        ///   - onSuccess: Called once with the value.
+        ///   - onError: Called once with a ``KonexError``.
+        /// - Returns: A handle to cancel the request or wait for it.
+        @discardableResult
+        public func responseObject<T: Decodable>(
+            of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+            errorType: (any Decodable.Type)? = nil, isolation: isolated (any Actor)? = #isolation,
+            onSuccess: @escaping (T) -> Void, onError: @escaping (KonexError) -> Void
+        ) -> RequestHandle {
+            deliver(
+                isolation: isolation,
+                { try await $0.responseObject(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType) },
+                completion: split(onSuccess, onError))
+        }
+
+        /// Sends the request, decodes an array on the caller's actor and delivers it there.
+        /// - Parameters:
+        ///   - type: The element type; its conformance may be isolated to the caller's actor.
+        ///   - keyPath: A dotted path to a nested array.
+        ///   - decoder: A decoder for this call; the client's by default.
+        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)``.
+        ///   - isolation: The caller's actor, where decoding and the callbacks run (leave the default).
+        ///   - onSuccess: Called once with the elements.
+        ///   - onError: Called once with a ``KonexError``.
+        /// - Returns: A handle to cancel the request or wait for it.
+        @discardableResult
+        public func responseArray<T: Decodable>(
+            of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
+            errorType: (any Decodable.Type)? = nil, isolation: isolated (any Actor)? = #isolation,
+            onSuccess: @escaping ([T]) -> Void, onError: @escaping (KonexError) -> Void
+        ) -> RequestHandle {
+            deliver(
+                isolation: isolation,
+                { try await $0.responseArray(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType) },
+                completion: split(onSuccess, onError))
+        }
+    }
+#endif

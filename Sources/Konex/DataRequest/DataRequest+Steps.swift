@@ -161,10 +161,7 @@ extension DataRequest {
                     do {
                         failure.errorBody = try errorDecoder.decode(received.data, client.decoder)
                     } catch {
-                        let (path, reason) =
-                            (error as? DecodingError).map(DecodingErrorDescription.describe) ?? ([], "\(error)")
-                        let location = path.isEmpty ? "" : " at \(JSONKeyPath.render(path))"
-                        failure.message += "; the error body is not a \(errorDecoder.typeName): \(reason)\(location)"
+                        failure.message += ErrorBodyDecoder.mismatch(errorDecoder.typeName, error)
                     }
                 }
                 return failure

@@ -44,6 +44,7 @@ public struct DataRequest: Sendable {
         var progressSink: ProgressUpdates.Sink?
         var reconnection: ReconnectionPolicy?
         var bodyCompression: BodyCompression.Setting?
+        var body: RequestBody?
 
         func copy() -> RareOptions {
             let copy = RareOptions()
@@ -54,6 +55,7 @@ public struct DataRequest: Sendable {
             copy.progressSink = progressSink
             copy.reconnection = reconnection
             copy.bodyCompression = bodyCompression
+            copy.body = body
             return copy
         }
     }
@@ -64,6 +66,11 @@ public struct DataRequest: Sendable {
         rare = options
     }
 
+    /// The body given at the call site (``body(_:)``, ``body(json:encoder:)``), in place of the endpoint's.
+    var callSiteBody: RequestBody? {
+        get { rare?.body }
+        set { change { $0.body = newValue } }
+    }
     /// The longest the exchange may take, head and body (``totalTimeout(_:)``).
     var totalTimeout: Duration? {
         get { rare?.totalTimeout }
@@ -191,6 +198,32 @@ public struct DataRequest: Sendable {
     /// ```
     /// - Parameter limit: The longest an attempt may take; overrides the client's ``KonexClient/totalTimeout``.
     public func totalTimeout(_ limit: Duration) -> DataRequest { with { $0.totalTimeout = limit } }
+
+    /// Sends `body` in place of the endpoint's own.
+    /// - Parameter body: The body; its `Content-Type` is set unless the endpoint sets one.
+    public func body(_ body: RequestBody) -> DataRequest { with { $0.callSiteBody = body } }
+
+    /// Sends `value` as JSON in place of the endpoint's body, encoded now, where the call is made.
+    ///
+    /// For a model whose `Encodable` conformance belongs to the caller's actor (a main-actor app's own
+    /// `struct NewPost: Codable`): an endpoint's `body` is read off that actor, where such a model cannot be encoded.
+    /// ```swift
+    /// let created = try await client.request(CreatePost()).body(json: NewPost(title: "Hello"))
+    ///     .validate().responseObject(of: Post.self)
+    /// ```
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - encoder: An encoder for this body only; the client's `encoder` by default.
+    public func body<T: Encodable>(json value: T, encoder: JSONEncoder? = nil) -> DataRequest {
+        let body: RequestBody
+        do {
+            body = RequestBody(kind: .data(try (encoder ?? client.encoder).encode(value), contentType: "application/json"))
+        } catch {
+            // Thrown as the pipeline's first step does for an endpoint's body, with the same words.
+            body = RequestBody(kind: .unencodable(RequestBody.reason(error)))
+        }
+        return with { $0.callSiteBody = body }
+    }
 
     /// Decodes the body of a response that fails validation as `type`; the thrown ``KonexError`` carries it.
     /// - Parameter type: The server's error model.

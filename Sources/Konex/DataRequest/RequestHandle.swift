@@ -33,18 +33,23 @@ public final class RequestHandle: Sendable {
 
 /// The single delivery of one request's outcome, shared by its task and its handle (which may be discarded).
 final class Delivery: Sendable {
-    private let delivered = Lock(false)
+    private let state = Lock((delivered: false, cancelled: false))
 
     /// Claims the delivery; `false` when an outcome was already delivered.
     func claim() -> Bool {
-        delivered.withLock { delivered in
-            if delivered { return false }
-            delivered = true
+        state.withLock { state in
+            if state.delivered { return false }
+            state.delivered = true
             return true
         }
     }
 
-    var isDelivered: Bool { delivered.value }
+    var isDelivered: Bool { state.value.delivered }
+
+    /// Notes that the caller cancelled, for a delivery made by the task itself (on the caller's actor).
+    func cancel() { state.withLock { $0.cancelled = true } }
+
+    var isCancelled: Bool { state.value.cancelled }
 }
 
 extension DataRequest {
@@ -71,6 +76,37 @@ extension DataRequest {
                 } catch {
                     send(.failure(KonexError(stage: .transport, message: "\(error)", underlyingError: error)))
                 }
+            })
+        return handle
+    }
+}
+
+extension DataRequest {
+    /// Runs `operation` in a task on the caller's actor (`isolation`) and delivers its outcome there, exactly once.
+    ///
+    /// The callbacks were written in the caller's isolation (a main-actor view model's closures may touch its
+    /// state), so they are called there, never sent elsewhere; the pipeline inside `operation` still runs off the
+    /// actor. Cancelling marks the delivery, and the task, woken by the cancellation, delivers `.cancelled` itself.
+    func deliver<Value>(
+        isolation: isolated (any Actor)?, _ operation: @escaping (DataRequest) async throws -> Value,
+        completion: @escaping (Result<Value, KonexError>) -> Void
+    ) -> RequestHandle {
+        let request = self
+        let delivery = Delivery()
+        let handle = RequestHandle(delivery: delivery, onCancel: { delivery.cancel() })
+        handle.start(
+            Task {
+                _ = isolation  // captured: the task runs on the caller's actor, where the closures belong
+                let outcome: Result<Value, KonexError>
+                do {
+                    outcome = .success(try await operation(request))
+                } catch let error as KonexError {
+                    outcome = .failure(error)
+                } catch {
+                    outcome = .failure(KonexError(stage: .transport, message: "\(error)", underlyingError: error))
+                }
+                guard delivery.claim() else { return }
+                completion(delivery.isCancelled ? .failure(request.cancellationError()) : outcome)
             })
         return handle
     }

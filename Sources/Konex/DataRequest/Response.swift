@@ -6,7 +6,9 @@ import Foundation
 /// let response = try await client.request(GetPost(id: 1)).response(of: Post.self)
 /// print(response.value.title, response.statusCode, response.headers["ETag"] ?? "-", response.timing.total)
 /// ```
-public struct Response<Value: Sendable>: Sendable {
+/// A response is `Sendable` when its value is: a model decoded on the caller's actor (a main-actor app's own
+/// `struct Post: Codable`) stays with that actor's code, as the value itself would.
+public struct Response<Value> {
     /// The decoded value.
     public let value: Value
     /// The request as sent, after adapters.
@@ -61,12 +63,14 @@ public struct Response<Value: Sendable>: Sendable {
     public var duration: Duration { timing.total }
 
     /// The same response with its value transformed.
-    public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
+    public func map<T>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
         Response<T>(
             value: try transform(value), request: request, response: response, data: data, timing: timing,
             source: source, redirects: redirects)
     }
 }
+
+extension Response: Sendable where Value: Sendable {}
 
 /// A value that stands for "no body": `Empty`, and `Optional` (as `nil`).
 public protocol EmptyDecodable {

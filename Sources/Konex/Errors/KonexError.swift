@@ -61,6 +61,8 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         var data: Data?
         var underlyingError: (any Error)?
         var errorBody: (any Sendable)?
+        /// An error body decoded on the caller's actor, as text (the value stays there).
+        var errorBodyText: String?
         var codingPath: String?
         var attempt: Int
         var redaction: Redaction?
@@ -92,6 +94,7 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
                 attempt: attempt)
             copy.redaction = redaction
             copy.isDataPartial = isDataPartial
+            copy.errorBodyText = errorBodyText
             return copy
         }
     }
@@ -165,6 +168,12 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         set { unique().errorBody = newValue }
     }
 
+    /// The error body decoded on the caller's actor (an `errorType:` whose conformance is isolated), as text.
+    var errorBodyText: String? {
+        get { storage.errorBodyText }
+        set { unique().errorBodyText = newValue }
+    }
+
     /// The coding path of a decoding failure, e.g. `data.items[3].title`.
     public var codingPath: String? {
         get { storage.codingPath }
@@ -206,6 +215,34 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// - Returns: The body, or `nil` when there is none of that type.
     public func errorBody<Body>(as type: Body.Type) -> Body? { errorBody as? Body }
 
+    /// The error body as `type`: the value the call's `errorType:` decoded, else the body decoded now, where you ask.
+    ///
+    /// Models whose conformance belongs to the caller's actor (a main-actor app's `struct APIError: Codable`) are
+    /// decoded here, on that actor:
+    /// ```swift
+    /// } catch let error as KonexError {
+    ///     if let apiError = error.errorBody(as: APIError.self) { show(apiError.message) }
+    /// }
+    /// ```
+    /// - Parameter type: The error body's type.
+    /// - Returns: The body, or `nil` when the response had none, or it is not a `type`.
+    public func errorBody<Body: Decodable>(as type: Body.Type) -> Body? {
+        errorBody(as: type, decoder: Self.plainDecoder)
+    }
+
+    private static let plainDecoder = JSONDecoder()
+
+    /// The error body as `type`, decoded now with `decoder` unless the call's `errorType:` already did.
+    /// - Parameters:
+    ///   - type: The error body's type.
+    ///   - decoder: The decoder for a body decoded now (the client's `decoder`, when it is not a plain one).
+    /// - Returns: The body, or `nil` when the response had none, or it is not a `type`.
+    public func errorBody<Body: Decodable>(as type: Body.Type, decoder: JSONDecoder) -> Body? {
+        if let body = errorBody as? Body { return body }
+        guard stage == .validation, let data, !data.isEmpty, !isDataPartial else { return nil }
+        return try? JSONTape.decode(type, from: data, with: decoder)
+    }
+
     /// Whether this is a timeout (``TransportFailure/Kind/timedOut``, or `URLError.timedOut`).
     public var isTimeout: Bool { transportFailure == .timedOut }
 
@@ -234,7 +271,9 @@ public struct KonexError: Error, Sendable, CustomStringConvertible, CustomDebugS
         }
         text += ": \(redaction.text(message))"
         if attempt > 1 { text += " (attempt \(attempt))" }
-        if let errorBody { text += ". Error body: \(redaction.text(String(describing: errorBody)))" }
+        if let body = errorBody.map({ String(describing: $0) }) ?? errorBodyText {
+            text += ". Error body: \(redaction.text(body))"
+        }
         if let bodySnippet, let data { text += ". Body (\(data.count) bytes): \(bodySnippet)" }
         return text
     }

@@ -14,6 +14,8 @@ public struct RequestBody: Sendable {
         case data(Data, contentType: String)
         case multipart(MultipartFormData)
         case file(URL, contentType: String)
+        /// A value that could not be encoded where it was given (``DataRequest/body(json:encoder:)``): why.
+        case unencodable(String)
     }
 
     let kind: Kind
@@ -57,4 +59,13 @@ public struct RequestBody: Sendable {
     /// A `multipart/form-data` body (RFC 7578).
     /// - Parameter form: The parts.
     public static func multipart(_ form: MultipartFormData) -> RequestBody { RequestBody(kind: .multipart(form)) }
+
+    /// Why a value did not encode as JSON, with the coding path of an invalid value.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? EncodingError, case .invalidValue(let value, let context) = error {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return "invalid value \(value) at \(JSONKeyPath.render(path)): \(context.debugDescription)"
+        }
+        return String(describing: error)
+    }
 }

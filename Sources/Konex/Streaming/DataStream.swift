@@ -59,7 +59,7 @@ public final class DataStream: Sendable {
     ///   - type: The type of each line.
     ///   - decoder: A decoder; the client's by default.
     public func jsonLines<T: Decodable & Sendable>(decoding type: T.Type, decoder: JSONDecoder? = nil) -> JSONLines<T> {
-        JSONLines(lines: lines(), decoder: decoder ?? source.client.decoder, stream: self)
+        JSONLines(lines: lines(), decoder: decoder ?? source.client.decoder, stream: self, decodesOnReader: false)
     }
 
     /// The body as Server-Sent Events; reconnects when the request asked for it with ``DataRequest/reconnecting(_:)``.
@@ -82,7 +82,9 @@ public final class DataStream: Sendable {
     public func events<T: Decodable & Sendable>(
         decoding type: T.Type, until sentinel: String? = nil, decoder: JSONDecoder? = nil
     ) -> DecodedEvents<T> {
-        DecodedEvents(events: events(), sentinel: sentinel, decoder: decoder ?? source.client.decoder, stream: self)
+        DecodedEvents(
+            events: events(), sentinel: sentinel, decoder: decoder ?? source.client.decoder, stream: self,
+            decodesOnReader: false)
     }
 
     /// Stops the transfer; a reader gets `.cancelled` once.
@@ -121,3 +123,34 @@ public final class DataStream: Sendable {
         return failure
     }
 }
+
+#if compiler(>=6.2)
+    extension DataStream {
+        /// Each non-empty line decoded as JSON on the reader's actor, for a model whose conformance belongs to it.
+        ///
+        /// ```swift
+        /// for try await post in try await client.request(Feed()).stream().jsonLines(decoding: Post.self) {
+        ///     posts.append(post)  // a main-actor model, decoded and used on the main actor
+        /// }
+        /// ```
+        /// - Parameters:
+        ///   - type: The type of each line.
+        ///   - decoder: A decoder; the client's by default.
+        public func jsonLines<T: Decodable>(decoding type: T.Type, decoder: JSONDecoder? = nil) -> JSONLines<T> {
+            JSONLines(lines: lines(), decoder: decoder ?? source.client.decoder, stream: self, decodesOnReader: true)
+        }
+
+        /// Each event's `data` decoded as JSON on the reader's actor, for a model whose conformance belongs to it.
+        /// - Parameters:
+        ///   - type: The type of each event's data.
+        ///   - sentinel: Data that ends the stream instead of being decoded; `nil` to read to the end.
+        ///   - decoder: A decoder; the client's by default.
+        public func events<T: Decodable>(
+            decoding type: T.Type, until sentinel: String? = nil, decoder: JSONDecoder? = nil
+        ) -> DecodedEvents<T> {
+            DecodedEvents(
+                events: events(), sentinel: sentinel, decoder: decoder ?? source.client.decoder, stream: self,
+                decodesOnReader: true)
+        }
+    }
+#endif

@@ -68,14 +68,19 @@ public struct StreamLines: AsyncSequence, Sendable {
 }
 
 /// Each non-empty line of a streamed body decoded as JSON.
-public struct JSONLines<T: Decodable & Sendable>: AsyncSequence, Sendable {
+///
+/// A model whose conformance is nonisolated is decoded off the reader's actor; one whose conformance belongs to the
+/// reader's actor (a main-actor app's own `struct Post: Codable`) is decoded there, line by line, as it is read.
+public struct JSONLines<T: Decodable>: AsyncSequence {
     public typealias Element = T
     let lines: StreamLines
     let decoder: JSONDecoder
     let stream: DataStream
+    /// Whether lines are decoded on the reader's actor (the model's conformance may belong to it).
+    let decodesOnReader: Bool
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(lines: lines.makeAsyncIterator(), decoder: decoder, stream: stream)
+        Iterator(lines: lines.makeAsyncIterator(), decoder: decoder, stream: stream, decodesOnReader: decodesOnReader)
     }
 
     /// Reads and decodes the lines.
@@ -83,29 +88,58 @@ public struct JSONLines<T: Decodable & Sendable>: AsyncSequence, Sendable {
         var lines: StreamLines.Iterator
         let decoder: JSONDecoder
         let stream: DataStream
+        let decodesOnReader: Bool
         var number = 0
 
         public mutating func next() async throws -> T? {
             while let line = try await lines.next() {
-                number += 1
-                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                return try stream.decode(T.self, from: line, with: decoder, at: "line \(number)")
+                if let value = try decode(line) { return value }
             }
             return nil
+        }
+
+        /// Reads the next line off the reader's actor and, for a model isolated to it, decodes it here.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> T? {
+            guard decodesOnReader else {
+                // `next()` where it always ran: off the reader's actor, for a model whose conformance is
+                // nonisolated (and so `Sendable`: the factory that leaves `decodesOnReader` false requires it). The
+                // iterator is the reader's own, not shared, as in the standard library's default of this method.
+                nonisolated(unsafe) var iterator = self
+                defer { self = iterator }
+                return try await iterator.next()
+            }
+            while let line = try await lines.next(isolation: actor) {
+                if let value = try decode(line) { return value }
+            }
+            return nil
+        }
+
+        private mutating func decode(_ line: String) throws -> T? {
+            number += 1
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
+            return try stream.decode(T.self, from: line, with: decoder, at: "line \(number)")
         }
     }
 }
 
+extension JSONLines: Sendable where T: Sendable {}
+
 /// Each Server-Sent Event's `data` decoded as JSON, until a sentinel.
-public struct DecodedEvents<T: Decodable & Sendable>: AsyncSequence, Sendable {
+///
+/// As with ``JSONLines``, a model whose conformance belongs to the reader's actor is decoded there.
+public struct DecodedEvents<T: Decodable>: AsyncSequence {
     public typealias Element = T
     let events: ServerSentEvents
     let sentinel: String?
     let decoder: JSONDecoder
     let stream: DataStream
+    /// Whether events are decoded on the reader's actor (the model's conformance may belong to it).
+    let decodesOnReader: Bool
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(events: events.makeAsyncIterator(), sentinel: sentinel, decoder: decoder, stream: stream)
+        Iterator(
+            events: events.makeAsyncIterator(), sentinel: sentinel, decoder: decoder, stream: stream,
+            decodesOnReader: decodesOnReader)
     }
 
     /// Reads and decodes the events.
@@ -114,10 +148,27 @@ public struct DecodedEvents<T: Decodable & Sendable>: AsyncSequence, Sendable {
         let sentinel: String?
         let decoder: JSONDecoder
         let stream: DataStream
+        let decodesOnReader: Bool
         var finished = false
 
         public mutating func next() async throws -> T? {
             guard !finished, let event = try await events.next() else { return nil }
+            return try decode(event)
+        }
+
+        /// Reads the next event off the reader's actor and, for a model isolated to it, decodes it here.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> T? {
+            guard decodesOnReader else {
+                // As in `JSONLines`: off the actor for a nonisolated (`Sendable`) model; the iterator is the reader's.
+                nonisolated(unsafe) var iterator = self
+                defer { self = iterator }
+                return try await iterator.next()
+            }
+            guard !finished, let event = try await events.next(isolation: actor) else { return nil }
+            return try decode(event)
+        }
+
+        private mutating func decode(_ event: ServerSentEvent) throws -> T? {
             if let sentinel, event.data == sentinel {
                 finished = true
                 stream.cancel()  // the rest is not wanted: stop the transfer, quietly
@@ -128,6 +179,8 @@ public struct DecodedEvents<T: Decodable & Sendable>: AsyncSequence, Sendable {
         }
     }
 }
+
+extension DecodedEvents: Sendable where T: Sendable {}
 
 extension DataStream {
     /// Decodes one line or event, as a `.decoding` ``KonexError`` naming where in the stream it failed.

@@ -81,19 +81,36 @@ public final class WebSocket: Sendable {
     /// - Throws: ``KonexError`` when the connection is closed or broken.
     public func send(_ data: Data) async throws { try await send(.binary(data)) }
 
-    /// Sends `value` as a JSON text message.
-    /// - Parameters:
-    ///   - value: The value.
-    ///   - encoder: An encoder; the client's by default.
-    /// - Throws: ``KonexError``: `.invalidRequest` when the value does not encode.
-    public func send<T: Encodable>(json value: T, encoder: JSONEncoder? = nil) async throws {
-        let data: Data
-        do { data = try (encoder ?? source.client.encoder).encode(value) } catch {
-            throw KonexError.invalidRequest(
-                "the message of type \(T.self) does not encode as JSON: \(error)",
-                method: request.method)
+    // Encoded on the caller's actor where Swift can say so (6.2): the value's conformance may belong to it.
+    #if compiler(>=6.2)
+        /// Sends `value` as a JSON text message, encoded on the caller's actor.
+        /// - Parameters:
+        ///   - value: The value.
+        ///   - encoder: An encoder; the client's by default.
+        /// - Throws: ``KonexError``: `.invalidRequest` when the value does not encode.
+        public nonisolated(nonsending) func send<T: Encodable>(json value: T, encoder: JSONEncoder? = nil)
+            async throws
+        { try await send(jsonMessage(value, encoder: encoder)) }
+    #else
+        /// Sends `value` as a JSON text message.
+        /// - Parameters:
+        ///   - value: The value.
+        ///   - encoder: An encoder; the client's by default.
+        /// - Throws: ``KonexError``: `.invalidRequest` when the value does not encode.
+        public func send<T: Encodable>(json value: T, encoder: JSONEncoder? = nil) async throws {
+            try await send(jsonMessage(value, encoder: encoder))
         }
-        try await send(.text(String(decoding: data, as: UTF8.self)))
+    #endif
+
+    /// `value` as a JSON text message, encoded where the caller is.
+    private func jsonMessage<T: Encodable>(_ value: T, encoder: JSONEncoder?) throws -> WebSocketMessage {
+        do {
+            let data = try (encoder ?? source.client.encoder).encode(value)
+            return .text(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw KonexError.invalidRequest(
+                "the message of type \(T.self) does not encode as JSON: \(error)", method: request.method)
+        }
     }
 
     /// Sends a message.
@@ -113,7 +130,8 @@ public final class WebSocket: Sendable {
     public func messages<T: Decodable & Sendable>(decoding type: T.Type, decoder: JSONDecoder? = nil)
         -> DecodedWebSocketMessages<T>
     {
-        DecodedWebSocketMessages(messages: messages, decoder: decoder ?? source.client.decoder, socket: self)
+        DecodedWebSocketMessages(
+            messages: messages, decoder: decoder ?? source.client.decoder, socket: self, decodesOnReader: false)
     }
 
     /// Closes the connection with `code` and `reason` (once: later calls do nothing), waiting briefly for the peer's
@@ -273,3 +291,18 @@ public final class WebSocket: Sendable {
         return failure
     }
 }
+
+#if compiler(>=6.2)
+    extension WebSocket {
+        /// Each message decoded as JSON on the reader's actor, for a model whose conformance belongs to it.
+        /// - Parameters:
+        ///   - type: The type of each message.
+        ///   - decoder: A decoder; the client's by default.
+        public func messages<T: Decodable>(decoding type: T.Type, decoder: JSONDecoder? = nil)
+            -> DecodedWebSocketMessages<T>
+        {
+            DecodedWebSocketMessages(
+                messages: messages, decoder: decoder ?? source.client.decoder, socket: self, decodesOnReader: true)
+        }
+    }
+#endif
