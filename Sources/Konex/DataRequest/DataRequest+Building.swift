@@ -120,7 +120,8 @@ extension DataRequest {
                     method: method, url: url, underlyingError: error)
             }
         case .unencodable(let reason):
-            throw KonexError.invalidRequest("the body could not be encoded as JSON: \(reason)", method: method, url: url)
+            throw KonexError.invalidRequest(
+                "the body could not be encoded as JSON: \(reason)", method: method, url: url)
         case .multipart(let form):
             do {
                 return (try form.encode(), form.contentType)

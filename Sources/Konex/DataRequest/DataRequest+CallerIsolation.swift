@@ -83,7 +83,8 @@ import Foundation
                 do {
                     // Kept as text: the value's conformance, and so perhaps the value, belongs to this actor, and
                     // the error may travel. `errorBody(as:)` decodes it again where it is read.
-                    failure.errorBodyText = String(describing: try JSONTape.decode(errorType, from: data, with: client.decoder))
+                    failure.errorBodyText = String(
+                        describing: try JSONTape.decode(errorType, from: data, with: client.decoder))
                 } catch {
                     failure.message += ErrorBodyDecoder.mismatch(String(describing: errorType), error)
                 }

@@ -217,7 +217,8 @@ public struct DataRequest: Sendable {
     public func body<T: Encodable>(json value: T, encoder: JSONEncoder? = nil) -> DataRequest {
         let body: RequestBody
         do {
-            body = RequestBody(kind: .data(try (encoder ?? client.encoder).encode(value), contentType: "application/json"))
+            body = RequestBody(
+                kind: .data(try (encoder ?? client.encoder).encode(value), contentType: "application/json"))
         } catch {
             // Thrown as the pipeline's first step does for an endpoint's body, with the same words.
             body = RequestBody(kind: .unencodable(RequestBody.reason(error)))
