@@ -8,7 +8,15 @@ public struct WebSocketMessages: AsyncSequence, Sendable {
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         let socket: WebSocket
-        public mutating func next() async throws -> WebSocketMessage? { try await socket.next() }
+        // Called on the reader's actor (6.2): an iterator kept in a main-actor model's `var` and read with
+        // `next()` by hand is not sent anywhere; the wait itself is the socket's.
+        #if compiler(>=6.2)
+            public nonisolated(nonsending) mutating func next() async throws -> WebSocketMessage? {
+                try await socket.next()
+            }
+        #else
+            public mutating func next() async throws -> WebSocketMessage? { try await socket.next() }
+        #endif
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(socket: socket) }

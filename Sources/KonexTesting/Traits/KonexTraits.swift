@@ -21,7 +21,7 @@
     /// or `KonexClient.withTransport(_:operation:)`.
     public struct KonexTransportTrait: TestTrait, SuiteTrait, TestScoping {
         enum Kind: Sendable {
-            case mocked(@Sendable (MockTransport) -> Void)
+            case mocked(@MainActor @Sendable (MockTransport) -> Void)
             case fixtures(FixtureDirectory)
             case recorded(URL, RecordMode)
         }
@@ -39,7 +39,7 @@
             switch kind {
             case .mocked(let configure):
                 let mock = MockTransport(clock: clock ?? ImmediateClock())
-                configure(mock)
+                await configure(mock)
                 try await MockTransport.$current.withValue(mock) {
                     try await KonexClient.withTransport(mock, clock: clock ?? ImmediateClock()) { try await function() }
                 }
@@ -74,10 +74,11 @@
         /// - Parameters:
         ///   - verifyingAllUsed: Fail the test when an endpoint was never used; `true` by default.
         ///   - clock: What the mock's delays and the clients' retries wait on; an ``ImmediateClock`` by default.
-        ///   - configure: Declares the endpoints.
+        ///   - configure: Declares the endpoints; it runs on the main actor, where an app's own models (main-actor
+        ///     isolated by default in Xcode 26) may be encoded as mock bodies.
         public static func mocked(
             verifyingAllUsed: Bool = true, clock: (any Clock<Duration>)? = nil,
-            _ configure: @escaping @Sendable (MockTransport) -> Void
+            _ configure: @escaping @MainActor @Sendable (MockTransport) -> Void
         ) -> Self {
             KonexTransportTrait(kind: .mocked(configure), verifyingAllUsed: verifyingAllUsed, clock: clock)
         }

@@ -463,14 +463,6 @@ struct Search: KonexRequest {
     var parameters: Parameters? { ["q": .string(query), "page": 2, "tags": ["swift", "linux"]] }
 }
 
-// A class hierarchy (KonexBasicRequest is meant to be subclassed).
-class APIRequest: KonexBasicRequest, @unchecked Sendable {
-    override var headers: [String: String]? { ["Accept": "application/json"] }
-}
-final class GetProfile: APIRequest, @unchecked Sendable {
-    override var path: String { "/me" }
-}
-
 // An enum of endpoints (TargetType style).
 enum UsersAPI: KonexRequest {
     case createUser(id: String, NewUser)
@@ -497,8 +489,21 @@ enum UsersAPI: KonexRequest {
 }
 } }
 
+#if compiler(>=6.1)  // the block needs Swift 6.1: TestScoping traits, or a nonisolated type
 extension Readme { static func articleRequestsParametersAndBodies5() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 114)
+#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 108)
+nonisolated class APIRequest: KonexBasicRequest, @unchecked Sendable {
+    override var headers: [String: String]? { ["Accept": "application/json"] }
+}
+nonisolated final class GetProfile: APIRequest, @unchecked Sendable {
+    override var path: String { "/me" }
+}
+#sourceLocation()
+} }
+#endif
+
+extension Readme { static func articleRequestsParametersAndBodies6() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 120)
 let status = try await client.request(URL(string: "https://example.com/status")!).responseData()
 let post = try await client.request("/posts/1").responseObject(of: Post.self)
 let response = try await client.request(URLRequest(url: url)).response()
@@ -508,17 +513,17 @@ let response = try await client.request(URLRequest(url: url)).response()
     _ = response
 } }
 
-extension Readme { static func articleRequestsParametersAndBodies6() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 133)
+extension Readme { static func articleRequestsParametersAndBodies7() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 139)
 let client = KonexClient(baseURL: api, urlEncoding: URLEncoding(arrayEncoding: .brackets, boolEncoding: .numeric))
 #sourceLocation()
     _ = client
 } }
 
-extension Readme { static func articleRequestsParametersAndBodies7() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 143)
+extension Readme { static func articleRequestsParametersAndBodies8() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/RequestsParametersAndBodies.md", line: 149)
 let json: RequestBody = .json(NewPost(title: "Hello"))               // application/json (client encoder)
-let snakeCase: RequestBody = .json(post, encoder: snakeCaseEncoder)   // this body's own encoder
+let snakeCase: RequestBody = .json(NewPost(title: "Hi"), encoder: snakeCaseEncoder)  // its own encoder
 let form: RequestBody = .form(["user": "ada", "remember": true])      // application/x-www-form-urlencoded
 let image: RequestBody = .data(png, contentType: "image/png")
 let parts: RequestBody = .multipart(multipartForm)                    // see Uploads
@@ -899,7 +904,7 @@ mock.stub(.get("/raw"), .chunks([.text("a"), .text("b", after: .seconds(1))]))
     _ = mock
 } }
 
-#if compiler(>=6.1)  // the block uses Swift Testing's TestScoping traits
+#if compiler(>=6.1)  // the block needs Swift 6.1: TestScoping traits, or a nonisolated type
 extension Readme { struct Articletestingwithmocksandclocks5 {  // Sources/KonexTesting/KonexTesting.docc/TestingWithMocksAndClocks.md line 74
 @Test(.mocked { $0.stub(.get("/me"), .json(User(id: 1, name: "Ada"))) })
 func showsTheUser() async throws {

@@ -29,14 +29,21 @@ enum Readme {
     static let ok = ["ok": true] as JSON
     static let me = User(id: 1, name: "Ada")
     static let deltas = [ServerSentEvent(data: #"{"text":"Hi"}"#), ServerSentEvent(data: "[DONE]")]
-    static let logger = Logger()
+    nonisolated static let logger = Logger()  // a system logger: nonisolated, as os.Logger is
 
     struct Post: Codable, Sendable {
         let id: Int
         let title: String
     }
-    struct NewPost: Codable, Sendable { let title: String }
-    struct NewUser: Codable, Sendable { let name: String }
+    // Sent as endpoints' bodies, which are read off the caller's actor: in an app isolated to the main actor by
+    // default such a model is declared `nonisolated` (Apps on the main actor, in the DocC manual, says why).
+    #if compiler(>=6.2)
+        nonisolated struct NewPost: Codable { let title: String }
+        nonisolated struct NewUser: Codable { let name: String }
+    #else
+        struct NewPost: Codable, Sendable { let title: String }
+        struct NewUser: Codable, Sendable { let name: String }
+    #endif
     struct User: Codable, Sendable {
         let id: Int
         let name: String
@@ -92,11 +99,11 @@ enum Readme {
 
     /// A counting semaphore, for the "Writing your own" interceptor.
     struct Slots: Sendable {
-        func take() async {}
-        func give() {}
+        nonisolated func take() async {}
+        nonisolated func give() {}
     }
     struct Logger: Sendable {
-        func debug(_ message: String) {}
+        nonisolated func debug(_ message: String) {}
     }
 
     static func show(_ value: Any) {}
