@@ -5,6 +5,59 @@ import Konex
 import KonexTesting
 import Testing
 
+extension Readme { static func articleAppsOnTheMainActor1() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/AppsOnTheMainActor.md", line: 24)
+let posts = try await client.request(GetPosts()).validate().responseArray(of: Post.self)
+#sourceLocation()
+    _ = posts
+} }
+
+#if compiler(>=6.1)  // the block needs Swift 6.1: TestScoping traits, or a nonisolated type
+extension Readme { static func articleAppsOnTheMainActor2() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/AppsOnTheMainActor.md", line: 52)
+nonisolated struct Catalog: Decodable {
+    let items: [Item]
+}
+#sourceLocation()
+} }
+#endif
+
+extension Readme { struct Articleappsonthemainactor3 {  // Sources/Konex/Konex.docc/AppsOnTheMainActor.md line 64
+final class PostsScreen {
+    let client = KonexClient(baseURL: URL(string: "https://api.test")!)
+    var posts: [Post] = []
+    var error: KonexError?
+
+    func load() {
+        client.request(GetPosts()).responseArray(of: Post.self) { posts in
+            self.posts = posts  // the main actor's state, in an app target: the closure runs there
+        } onError: { error in
+            self.error = error
+        }
+    }
+}
+} }
+
+extension Readme { static func articleAppsOnTheMainActor4() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/AppsOnTheMainActor.md", line: 89)
+let created = try await client.request(CreatePost())
+    .body(json: NewPost(title: "Hello"))
+    .validate()
+    .responseObject(of: Post.self)
+#sourceLocation()
+    _ = created
+} }
+
+extension Readme { static func articleAppsOnTheMainActor5() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/AppsOnTheMainActor.md", line: 100)
+do {
+    _ = try await client.request(GetProfile()).validate().responseObject(of: User.self, errorType: APIError.self)
+} catch let error as KonexError {
+    if let body = error.errorBody(as: APIError.self) { show(body.message) }
+}
+#sourceLocation()
+} }
+
 extension Readme { static func articleCachingCoalescingAndLimits1() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/CachingCoalescingAndLimits.md", line: 15)
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-cache")

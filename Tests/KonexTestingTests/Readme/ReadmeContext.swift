@@ -86,6 +86,10 @@ enum Readme {
         let path = "/refresh"
         let method: HTTPMethod = .post
     }
+    struct CreatePost: KonexRequest {
+        let path = "/posts"
+        let method: HTTPMethod = .post
+    }
     struct Upload: KonexRequest {
         let path = "/upload"
         let method: HTTPMethod = .post
