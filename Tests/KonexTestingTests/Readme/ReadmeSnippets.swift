@@ -10,7 +10,7 @@ extension Readme { static func snippet1() async throws {
 
 
 
-struct Post: Decodable, Sendable {
+struct Post: Decodable {
     let id: Int
     let title: String
 }
@@ -31,7 +31,7 @@ let posts = try await client.request(GetPosts())
 } }
 
 extension Readme { static func snippet2() async throws {
-#sourceLocation(file: "README.md", line: 76)
+#sourceLocation(file: "README.md", line: 80)
 let posts = try await client.request(GetPosts())  // the endpoint's own components run after the client's
     .withAdapter(.bearer(token))  // rewrites the outgoing request
     .withPlugin(LoggingPlugin())  // observes the request and the response, redacted
@@ -43,13 +43,13 @@ let posts = try await client.request(GetPosts())  // the endpoint's own componen
     _ = posts
 } }
 
-extension Readme { struct Snippet3 {  // README.md line 109
+extension Readme { struct Snippet3 {  // README.md line 113
 
 
 
 
 
-struct User: Codable, Sendable, Equatable {
+struct User: Codable, Equatable {
     let id: Int
     let name: String
 }
@@ -74,7 +74,7 @@ struct User: Codable, Sendable, Equatable {
 }
 } }
 
-extension Readme { struct Snippet4 {  // README.md line 143
+extension Readme { struct Snippet4 {  // README.md line 147
 @Test func aSlowEndpointOnAVirtualClock() async throws {
     let clock = ManualClock()
     let mock = MockTransport(clock: clock)
@@ -86,7 +86,7 @@ extension Readme { struct Snippet4 {  // README.md line 143
 }
 } }
 
-extension Readme { struct Snippet5 {  // README.md line 159
+extension Readme { struct Snippet5 {  // README.md line 163
 struct Slideshow: Decodable, Sendable {
     let author: String
 }
