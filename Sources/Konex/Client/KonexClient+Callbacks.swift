@@ -48,10 +48,10 @@ extension KonexClient {
     }
 
     /// The Konex 1 spelling of
-    /// ``requestObject(of:request:plugins:responseProcessors:responseValidators:onSuccess:onError:)``.
+    /// ``requestObject(of:request:plugins:responseProcessors:responseValidators:isolation:onSuccess:onError:)-23son``.
     @available(
         *, deprecated,
-        renamed: "requestObject(of:request:plugins:responseProcessors:responseValidators:onSuccess:onError:)"
+        renamed: "requestObject(of:request:plugins:responseProcessors:responseValidators:isolation:onSuccess:onError:)"
     )
     @discardableResult
     public func requestObject<T: Decodable & Sendable>(

@@ -300,7 +300,7 @@ extension DataRequest {
         ///   - type: The type to decode; its conformance may be isolated to the caller's actor.
         ///   - keyPath: A dotted path to a nested value.
         ///   - decoder: A decoder for this call; the client's by default.
-        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)``.
+        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)-4jv59``.
         ///   - isolation: The caller's actor, where decoding and `completion` run (leave the default).
         ///   - completion: Called once with the response or a ``KonexError``.
         /// - Returns: A handle to cancel the request or wait for it.
@@ -321,7 +321,7 @@ extension DataRequest {
         ///   - type: The type to decode; its conformance may be isolated to the caller's actor.
         ///   - keyPath: A dotted path to a nested value.
         ///   - decoder: A decoder for this call; the client's by default.
-        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)``.
+        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)-4jv59``.
         ///   - isolation: The caller's actor, where decoding and the callbacks run (leave the default).
         ///   - onSuccess: Called once with the value.
         ///   - onError: Called once with a ``KonexError``.
@@ -343,7 +343,7 @@ extension DataRequest {
         ///   - type: The element type; its conformance may be isolated to the caller's actor.
         ///   - keyPath: A dotted path to a nested array.
         ///   - decoder: A decoder for this call; the client's by default.
-        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)``.
+        ///   - errorType: The server's error model; read it with ``KonexError/errorBody(as:)-4jv59``.
         ///   - isolation: The caller's actor, where decoding and the callbacks run (leave the default).
         ///   - onSuccess: Called once with the elements.
         ///   - onError: Called once with a ``KonexError``.

@@ -19,7 +19,7 @@ import Foundation
         ///   - keyPath: A dotted path to a nested value (`"data.items"`).
         ///   - decoder: A decoder for this call; the client's by default.
         ///   - errorType: The server's error model, decoded on the caller's actor when validation fails; read it with
-        ///     ``KonexError/errorBody(as:)``.
+        ///     ``KonexError/errorBody(as:)-4jv59``.
         /// - Throws: ``KonexError``.
         public nonisolated(nonsending) func response<T: Decodable>(
             of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,

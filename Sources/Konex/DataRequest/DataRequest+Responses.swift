@@ -196,7 +196,7 @@ struct StringDecodingFailure: Error, CustomStringConvertible {
 }
 
 extension DataRequest {
-    /// The Konex 1 spelling of ``responseObject(of:atKeyPath:decoder:errorType:)``.
+    /// The Konex 1 spelling of `responseObject(of:atKeyPath:decoder:errorType:)`.
     @available(*, deprecated, renamed: "responseObject(of:atKeyPath:decoder:errorType:)")
     public func responseObject<T: Decodable & Sendable>(
         ofType type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,

@@ -3,7 +3,7 @@ import Foundation
 /// A response whose head has arrived and passed validation, and whose body is still arriving.
 ///
 /// Read the body once, in the form that suits it: ``chunks``, ``lines(maximumLength:)``, ``events(maximumLineLength:maximumEventSize:)``
-/// (Server-Sent Events), ``events(decoding:until:decoder:)`` or ``jsonLines(decoding:decoder:)``. Every error is a
+/// (Server-Sent Events), ``events(decoding:until:decoder:)-8zk8a`` or ``jsonLines(decoding:decoder:)-7j1tp``. Every error is a
 /// ``KonexError``; cancelling the reading task, or ``cancel()``, stops the transfer at once and ends the stream with
 /// `.cancelled`, once.
 /// ```swift

@@ -3,7 +3,7 @@ import Foundation
 /// An open WebSocket connection, opened through the same pipeline head as every request: built, adapted (the
 /// handshake carries your auth headers), seen by plugins and instruments, a refused handshake handed to the retriers.
 ///
-/// Read ``messages`` once (text, binary, or decoded with ``messages(decoding:decoder:)``); send text, data or
+/// Read ``messages`` once (text, binary, or decoded with ``messages(decoding:decoder:)-1y1ot``); send text, data or
 /// `Encodable` values; ``close(_:reason:)`` when done. With a ping interval, an unanswered ping fails the connection
 /// on the client's clock. With ``DataRequest/reconnecting(_:)``, a connection that breaks is opened again through
 /// the pipeline and reading goes on. Cancelling the reading task closes the connection, once.
