@@ -4,8 +4,9 @@ import Foundation
 /// responses.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// The delegate of a session a user handed ``URLSessionTransport/init(session:redirectPolicy:)``: asked about
-    /// connection challenges and told of task metrics, never about redirects. Set once; the session calls it from its
-    /// delegate queue, as it would have.
+    /// every challenge at the level it answers them (``ChallengeForwarding``) and told of what its tasks do (bytes
+    /// sent, metrics, completion, waiting for connectivity), never about redirects. Set once; the session calls it
+    /// from its delegate queue, as it would have.
     let forwardee: (any URLSessionDelegate)?
 
     init(forwardingTo forwardee: (any URLSessionDelegate)? = nil) {
@@ -68,9 +69,24 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
+        #if canImport(Darwin)
+            (forwardee as? any URLSessionTaskDelegate)?.urlSession?(
+                session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+                totalBytesExpectedToSend: totalBytesExpectedToSend)
+        #else
+            (forwardee as? any URLSessionTaskDelegate)?.urlSession(
+                session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+                totalBytesExpectedToSend: totalBytesExpectedToSend)
+        #endif
         observer(of: task)?.progress?(
             TransferProgress(uploaded: totalBytesSent, expected: totalBytesExpectedToSend))
     }
+
+    #if canImport(Darwin)
+        func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask) {
+            (forwardee as? any URLSessionTaskDelegate)?.urlSession?(session, taskIsWaitingForConnectivity: task)
+        }
+    #endif
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
         // The protocol's methods are optional requirements on Apple platforms, defaults in FoundationNetworking.
@@ -81,23 +97,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         #endif
         guard let observer = observer(of: task), let phases = TransferPhases(metrics) else { return }
         observer.phases?(phases)
-    }
-
-    func urlSession(
-        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        // Connection challenges (server trust, a client certificate) are the user's session's to answer: pinning
-        // lives there. Without a delegate of theirs that answers, the system's default handling.
-        guard let forwardee else { return completionHandler(.performDefaultHandling, nil) }
-        #if canImport(Darwin)
-            // `nil`: the user's delegate does not answer connection challenges.
-            if forwardee.urlSession?(session, didReceive: challenge, completionHandler: completionHandler) == nil {
-                completionHandler(.performDefaultHandling, nil)
-            }
-        #else
-            forwardee.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
-        #endif
     }
 
     func urlSession(
@@ -136,6 +135,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        #if canImport(Darwin)
+            (forwardee as? any URLSessionTaskDelegate)?.urlSession?(session, task: task, didCompleteWithError: error)
+        #else
+            (forwardee as? any URLSessionTaskDelegate)?.urlSession(session, task: task, didCompleteWithError: error)
+        #endif
         guard let streamed = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let head = streamed.head {
             // No head arrived. A challenge we declined ends as "cancelled": it was really the server's 401.
@@ -154,21 +158,50 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    // Every challenge comes here: with no session-level method of ours, Apple platforms send the session-wide kinds
+    // (server trust, client certificates) to this task-level one too, so a caller's delegate is asked at whichever
+    // level it answers (ChallengeForwarding) and nothing reaches the system's default trust behind its back.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        if let forwardee,
+            ChallengeForwarding.forward(
+                challenge, of: task, in: session, to: forwardee,
+                otherwise: { self.answerItself(challenge, of: task, completionHandler: completionHandler) },
+                completionHandler: { disposition, credential in
+                    if disposition == .cancelAuthenticationChallenge { self.keepChallengedResponse(of: challenge, for: task) }
+                    completionHandler(disposition, credential)
+                })
+        {
+            return
+        }
+        answerItself(challenge, of: task, completionHandler: completionHandler)
+    }
+
+    /// Konex's own answer, when no delegate of the caller's takes the challenge.
+    private func answerItself(
+        _ challenge: URLAuthenticationChallenge, of task: URLSessionTask,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         // Credentials travel as headers set by adapters, so a server challenge goes back to the caller as the 401.
         #if canImport(FoundationNetworking)
             // FoundationNetworking hangs on default handling without a credential and cancels on rejection, so
             // decline and let `send` hand back the challenge's response (its body is lost with the transfer).
+            keepChallengedResponse(of: challenge, for: task)
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+
+    /// Keeps a declined challenge's 401 or 407 for `send`, which returns it as the answer.
+    private func keepChallengedResponse(of challenge: URLAuthenticationChallenge, for task: URLSessionTask) {
+        #if canImport(FoundationNetworking)
             if let response = challenge.failureResponse as? HTTPURLResponse {
                 let key = Self.key(task.originalRequest)
                 challenged.withLock { $0[key, default: []].append(response) }
             }
-            completionHandler(.cancelAuthenticationChallenge, nil)
-        #else
-            completionHandler(.performDefaultHandling, nil)
         #endif
     }
 }
