@@ -170,7 +170,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 challenge, of: task, in: session, to: forwardee,
                 otherwise: { self.answerItself(challenge, of: task, completionHandler: completionHandler) },
                 completionHandler: { disposition, credential in
-                    if disposition == .cancelAuthenticationChallenge { self.keepChallengedResponse(of: challenge, for: task) }
+                    if disposition == .cancelAuthenticationChallenge {
+                        self.keepChallengedResponse(of: challenge, for: task)
+                    }
                     completionHandler(disposition, credential)
                 })
         {
