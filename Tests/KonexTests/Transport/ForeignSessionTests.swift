@@ -90,12 +90,19 @@ import Testing
         return (try LoopbackServer(answeringWith: mock), mock)
     }
 
+    /// A client over a session whose delegate answers every challenge with `answer`.
+    static func client(of server: LoopbackServer, answering answer: URLSession.AuthChallengeDisposition)
+        -> (KonexClient, AnsweringDelegate)
+    {
+        let delegate = AnsweringDelegate(answer: answer)
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        return (KonexClient(baseURL: server.url, transport: URLSessionTransport(session: session)), delegate)
+    }
+
     @Test func aTaskLevelBasicChallengeReachesTheCallersDelegate() async throws {
         let (server, _) = try Self.guarded(by: #"Basic realm="konex""#)
         defer { server.stop() }
-        let delegate = AnsweringDelegate(answer: .useCredential)
-        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
-        let client = KonexClient(baseURL: server.url, transport: URLSessionTransport(session: session))
+        let (client, delegate) = Self.client(of: server, answering: .useCredential)
         let answer = try await client.request("/v1/secret").validate().responseString()
         #expect(answer == "welcome, Ada")
         #expect(delegate.seen.value == [NSURLAuthenticationMethodHTTPBasic])
@@ -104,9 +111,7 @@ import Testing
     @Test func aDigestChallengeReachesTheCallersDelegateWhereThePlatformRaisesOne() async throws {
         let (server, _) = try Self.guarded(by: #"Digest realm="konex", nonce="abc123", qop="auth""#)
         defer { server.stop() }
-        let delegate = AnsweringDelegate(answer: .cancelAuthenticationChallenge)
-        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
-        let client = KonexClient(baseURL: server.url, transport: URLSessionTransport(session: session))
+        let (client, delegate) = Self.client(of: server, answering: .cancelAuthenticationChallenge)
         let answer = try await client.request("/v1/secret").response()
         #expect(answer.statusCode == 401)
         #if canImport(FoundationNetworking)
@@ -121,9 +126,7 @@ import Testing
     @Test func aDelegateThatLeavesAChallengeToTheSystemGetsKonexsOwnAnswer() async throws {
         let (server, _) = try Self.guarded(by: #"Basic realm="konex""#)
         defer { server.stop() }
-        let delegate = AnsweringDelegate(answer: .performDefaultHandling)
-        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
-        let client = KonexClient(baseURL: server.url, transport: URLSessionTransport(session: session))
+        let (client, delegate) = Self.client(of: server, answering: .performDefaultHandling)
         let answer = try await client.request("/v1/secret").response()
         #expect(answer.statusCode == 401)  // the challenge's own response, as without a delegate
         #expect(delegate.seen.value == [NSURLAuthenticationMethodHTTPBasic])
