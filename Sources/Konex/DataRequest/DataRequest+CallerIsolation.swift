@@ -26,10 +26,7 @@ import Foundation
             errorType: (any Decodable.Type)? = nil
         ) async throws -> Response<T> {
             let exchange = try await executeDecodingErrorsHere(as: errorType)
-            let value = try decodedHere(type, from: exchange, atKeyPath: keyPath, decoder: decoder)
-            return Response(
-                value: value, request: exchange.request, response: exchange.response, data: exchange.received,
-                timing: exchange.timing, source: exchange.source, redirects: exchange.redirects)
+            return Response(try decoded(type, from: exchange, atKeyPath: keyPath, decoder: decoder), of: exchange)
         }
 
         /// Sends the request and decodes one object on the caller's actor.
@@ -50,7 +47,7 @@ import Foundation
             errorType: (any Decodable.Type)? = nil
         ) async throws -> T {
             let exchange = try await executeDecodingErrorsHere(as: errorType)
-            return try decodedHere(type, from: exchange, atKeyPath: keyPath, decoder: decoder)
+            return try decoded(type, from: exchange, atKeyPath: keyPath, decoder: decoder)
         }
 
         /// Sends the request and decodes an array on the caller's actor.
@@ -66,7 +63,7 @@ import Foundation
             errorType: (any Decodable.Type)? = nil
         ) async throws -> [T] {
             let exchange = try await executeDecodingErrorsHere(as: errorType)
-            return try decodedHere([T].self, from: exchange, atKeyPath: keyPath, decoder: decoder)
+            return try decoded([T].self, from: exchange, atKeyPath: keyPath, decoder: decoder)
         }
 
         /// Runs the pipeline (off the caller's actor, as every terminal does); a validation failure gets its body
@@ -89,17 +86,6 @@ import Foundation
                     failure.message += ErrorBodyDecoder.mismatch(String(describing: errorType), error)
                 }
                 throw failure
-            }
-        }
-
-        /// Step 8 on the caller's actor.
-        func decodedHere<T: Decodable>(
-            _ type: T.Type, from exchange: Exchange, atKeyPath keyPath: String?, decoder: JSONDecoder?
-        ) throws -> T {
-            let decoder = decoder ?? client.decoder
-            let path = keyPath.map(JSONKeyPath.init)
-            return try Self.serialized(exchange) { exchange in
-                try Self.decode(type, from: exchange, keyPath: path, decoder: decoder)
             }
         }
     }

@@ -20,11 +20,8 @@ extension DataRequest {
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> Response<T> {
         let request = decodingErrors(as: errorType)
-        let decoder = decoder ?? client.decoder
-        let path = keyPath.map(JSONKeyPath.init)
-        return try await request.serialize { exchange in
-            try Self.decode(type, from: exchange, keyPath: path, decoder: decoder)
-        }
+        let exchange = try await request.execute()
+        return Response(try request.decoded(type, from: exchange, atKeyPath: keyPath, decoder: decoder), of: exchange)
     }
 
     /// ``response(of:atKeyPath:decoder:errorType:)`` without the envelope, for the terminals that return the value.
@@ -34,9 +31,18 @@ extension DataRequest {
         errorType: (any (Decodable & Sendable).Type)?
     ) async throws -> T {
         let request = decodingErrors(as: errorType)
+        return try request.decoded(type, from: try await request.execute(), atKeyPath: keyPath, decoder: decoder)
+    }
+
+    /// Step 8 of the decoding terminals: `type` from the exchange's body at `keyPath`, with `decoder` or the client's,
+    /// any failure a decoding-stage ``KonexError``. Synchronous, so it runs wherever its caller does: off the caller's
+    /// actor for `Sendable` models, on it for models isolated there (DataRequest+CallerIsolation.swift).
+    @inline(__always) func decoded<T: Decodable>(
+        _ type: T.Type, from exchange: Exchange, atKeyPath keyPath: String?, decoder: JSONDecoder?
+    ) throws -> T {
         let decoder = decoder ?? client.decoder
         let path = keyPath.map(JSONKeyPath.init)
-        return try Self.serialized(try await request.execute()) { exchange in
+        return try Self.serialized(exchange) { exchange in
             try Self.decode(type, from: exchange, keyPath: path, decoder: decoder)
         }
     }
@@ -102,9 +108,7 @@ extension DataRequest {
     /// Step 8: runs the pipeline, then `body`, mapping any error to a decoding-stage ``KonexError``.
     func serialize<Value: Sendable>(_ body: (Exchange) throws -> Value) async throws -> Response<Value> {
         let exchange = try await execute()
-        return Response(
-            value: try Self.serialized(exchange, body), request: exchange.request, response: exchange.response,
-            data: exchange.received, timing: exchange.timing, source: exchange.source, redirects: exchange.redirects)
+        return Response(try Self.serialized(exchange, body), of: exchange)
     }
 
     /// Runs `body` on a finished exchange, mapping any error to a decoding-stage ``KonexError``.

@@ -72,6 +72,15 @@ public struct Response<Value> {
 
 extension Response: Sendable where Value: Sendable {}
 
+extension Response {
+    /// `value` with everything else about the exchange that produced it.
+    init(_ value: Value, of exchange: Exchange) {
+        self.init(
+            value: value, request: exchange.request, response: exchange.response, data: exchange.received,
+            timing: exchange.timing, source: exchange.source, redirects: exchange.redirects)
+    }
+}
+
 /// A value that stands for "no body": `Empty`, and `Optional` (as `nil`).
 public protocol EmptyDecodable {
     /// The value an empty body decodes to.
