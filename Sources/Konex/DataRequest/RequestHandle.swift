@@ -71,10 +71,8 @@ extension DataRequest {
             Task {
                 do {
                     send(.success(try await operation(request)))
-                } catch let error as KonexError {
-                    send(.failure(error))
                 } catch {
-                    send(.failure(KonexError(stage: .transport, message: "\(error)", underlyingError: error)))
+                    send(.failure(Self.callbackFailure(error)))
                 }
             })
         return handle
@@ -100,14 +98,19 @@ extension DataRequest {
                 let outcome: Result<Value, KonexError>
                 do {
                     outcome = .success(try await operation(request))
-                } catch let error as KonexError {
-                    outcome = .failure(error)
                 } catch {
-                    outcome = .failure(KonexError(stage: .transport, message: "\(error)", underlyingError: error))
+                    outcome = .failure(Self.callbackFailure(error))
                 }
                 guard delivery.claim() else { return }
                 completion(delivery.isCancelled ? .failure(request.cancellationError()) : outcome)
             })
         return handle
+    }
+}
+
+extension DataRequest {
+    /// What a callback's `onError` gets for `error`: a ``KonexError`` as it is, anything else as a transport failure.
+    static func callbackFailure(_ error: any Error) -> KonexError {
+        error as? KonexError ?? KonexError(stage: .transport, message: "\(error)", underlyingError: error)
     }
 }
