@@ -311,7 +311,7 @@ let posts = try await client.request(GetPosts())
 } }
 
 extension Readme { static func articleLinuxNotes1() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/LinuxNotes.md", line: 25)
+#sourceLocation(file: "Sources/Konex/Konex.docc/LinuxNotes.md", line: 28)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
