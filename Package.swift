@@ -78,6 +78,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 // permessage-deflate: the system's zlib, no package.
                 .target(name: "CKonexZlib", condition: .when(traits: ["AsyncHTTPClient"])),
                 // AsyncHTTPClient traces too: the transport makes sure one layer, not two, writes the trace context.

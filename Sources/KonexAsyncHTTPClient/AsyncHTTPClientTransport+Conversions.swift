@@ -42,6 +42,9 @@
         /// cancellation.
         static func transportError(_ error: any Error, url: URL) -> any Error {
             if error is CancellationError || error is URLError { return error }
+            if let failure = error as? TLSFailure {
+                return TransportFailure(.secureConnectionFailed, url: url, underlying: failure)
+            }
             if let failure = error as? TransportFailure {
                 return failure.url == nil
                     ? TransportFailure(failure.kind, url: url, underlying: failure.underlying) : failure

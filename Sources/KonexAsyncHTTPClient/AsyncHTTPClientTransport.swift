@@ -4,6 +4,7 @@
     import Konex
     import NIOCore
     import NIOHTTP1
+    import NIOSSL
     import Tracing
 
     /// A ``Konex/Transport`` over swift-server/async-http-client (SwiftNIO), for servers and command-line tools on
@@ -38,6 +39,8 @@
         private let clientReadTimeout: Duration?
         /// The client's tracer, when it traces (AsyncHTTPClient fixes it when the client is made): see `execute`.
         private let clientTracer: (any Tracer)?
+        /// The TLS configurations made for the settings requests came with (see ``checkCanApply(_:)``).
+        let tlsConfigurations = Lock<[TLSSettings: TLSConfiguration]>([:])
 
         /// The read timeouts of the clients ``makeClient(configuration:connectTimeout:)`` made, while they live.
         private static let readTimeouts = Lock<[ObjectIdentifier: (client: Weak, timeout: Duration)]>([:])
@@ -118,7 +121,7 @@
         ) {
             let upload: (@Sendable (TransferProgress) -> Void)? =
                 context.observesProgress ? { @Sendable in context.reportUpload($0) } : nil
-            let (head, body, url, limits) = try await self.head(for: request, uploadProgress: upload)
+            let (head, body, url, limits) = try await self.head(for: request, tls: context.tls, uploadProgress: upload)
             let response = Self.head(status: head.status, headers: head.headers, url: url)
             guard context.delivery == .whole, limits.deadline == nil, limits.idle == nil else {
                 // Limits to watch, or a body the reader pulls: in a frame of their own, so the usual answer's frame
@@ -237,7 +240,7 @@
         /// Sends `request` once (a redirect is the answer: Konex follows it above the transport) and returns the head
         /// and its body.
         private func head(
-            for request: TransportRequest, uploadProgress: (@Sendable (TransferProgress) -> Void)?
+            for request: TransportRequest, tls: TLSSettings, uploadProgress: (@Sendable (TransferProgress) -> Void)?
         ) async throws -> (
             HTTPClientResponse, HTTPClientResponse.Body, URL, BodyLimits
         ) {
@@ -247,7 +250,8 @@
             let response: HTTPClientResponse
             do {
                 let deadline: NIODeadline = headLimit.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
-                let converted = try Self.request(request, uploadProgress: uploadProgress)
+                var converted = try Self.request(request, uploadProgress: uploadProgress)
+                if !tls.isDefault { converted.tlsConfiguration = try tlsConfiguration(for: tls) }
                 do {
                     response = try await execute(converted, deadline: deadline)
                 } catch  where Self.isStaleConnection(error) && request.method.isIdempotent && !Task.isCancelled {

@@ -466,3 +466,49 @@ struct URLSessionWebSocketTests {
         }
     }
 #endif
+
+#if AsyncHTTPClient
+    /// Pins over `NIOWebSocketTransport`: checked once the TLS handshake has verified the server's certificate,
+    /// before the upgrade request is written.
+    @Suite(.enabled(if: WebSocketServer.tls != nil, WebSocketServer.skipReason))
+    struct NIOWebSocketPinningTests {
+        static func settings(pinning pin: PublicKeyPin, backup: PublicKeyPin) throws -> TLSSettings {
+            let (_, path) = WebSocketServer.tls!
+            let certificate = try TLSCertificate(pem: String(contentsOfFile: path, encoding: .utf8))
+            return TLSSettings(serverTrust: .pinning(pin, backup: backup, roots: .certificates([certificate])))
+        }
+
+        static var serverPin: PublicKeyPin {
+            get throws {
+                try TLSCertificate(pem: String(contentsOfFile: WebSocketServer.tls!.1, encoding: .utf8)).publicKeyPin
+            }
+        }
+
+        @Test func thePinnedKeyPasses() async throws {
+            let backup = try PublicKeyPin(sha256: Array(repeating: 7, count: 32))
+            let client = KonexClient(
+                baseURL: WebSocketServer.tls!.0, webSocketTransport: NIOWebSocketTransport.shared,
+                tls: try Self.settings(pinning: backup, backup: try Self.serverPin))
+            let socket = try await client.request("echo").webSocket()
+            try await socket.send("pinned")
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("pinned"))
+            await socket.close()
+        }
+
+        @Test func anotherKeyFailsNamingThePinsAndTheKeyPresented() async throws {
+            let pins = [
+                try PublicKeyPin(sha256: Array(repeating: 1, count: 32)),
+                try PublicKeyPin(sha256: Array(repeating: 2, count: 32)),
+            ]
+            let client = KonexClient(
+                baseURL: WebSocketServer.tls!.0, webSocketTransport: NIOWebSocketTransport.shared,
+                tls: try Self.settings(pinning: pins[0], backup: pins[1]))
+            let error = try await #require(throws: KonexError.self) { _ = try await client.request("echo").webSocket() }
+            let failure = try #require((error.underlyingError as? TransportFailure)?.underlying as? TLSFailure)
+            let presented = try Self.serverPin
+            #expect(failure.reason == .pinMismatch(presented: [presented]) && failure.pins == pins)
+            #expect("\(error)".contains(pins[0].description) && "\(error)".contains(presented.description))
+        }
+    }
+#endif

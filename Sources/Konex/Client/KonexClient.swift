@@ -46,6 +46,10 @@ public final class KonexClient: Sendable {
     /// What is secret in this client's requests and responses: the headers listed here are also dropped when a
     /// redirect changes origin. ``Redaction/default`` by default.
     public let redaction: Redaction
+    /// Which servers this client trusts and the certificate it presents, applied by its transport to every request
+    /// and WebSocket; a transport that cannot apply them refuses to send (see ``Transport/checkCanApply(_:)``).
+    /// ``TLSSettings/default`` (the system's trust, no client certificate) by default.
+    public let tls: TLSSettings
     /// ``redaction`` when it is not the default: what the pipeline binds to ``Redaction/current`` for each request
     /// and gives the errors it throws (`nil` keeps requests of default clients free of the binding).
     let ownRedaction: Redaction.Shared?
@@ -84,6 +88,8 @@ public final class KonexClient: Sendable {
     ///   - webSocketTransport: Opens WebSocket connections; `nil` uses `transport` when it can.
     ///   - redirectPolicy: Which redirects are followed; `nil` (the default) uses the transport's.
     ///   - redaction: What is secret: hidden in logs, dropped from a redirect to another origin.
+    ///   - tls: Which servers are trusted (roots, pinned keys) and the client certificate; the system's trust by
+    ///     default.
     public init(
         baseURL: URL? = nil,
         headers: [String: String] = [:],
@@ -105,7 +111,8 @@ public final class KonexClient: Sendable {
         instruments: [any RequestInstrument] = [],
         webSocketTransport: (any WebSocketTransport)? = nil,
         redirectPolicy: RedirectPolicy? = nil,
-        redaction: Redaction = .default
+        redaction: Redaction = .default,
+        tls: TLSSettings = .default
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -122,6 +129,7 @@ public final class KonexClient: Sendable {
         basePrefix = baseURL.map(CheckedBase.init)
         self.redirectPolicy = redirectPolicy
         self.redaction = redaction
+        self.tls = tls
         ownRedaction = redaction == .default ? nil : Redaction.Shared(redaction)
         redirects = Received.Redirects(
             policy: redirectPolicy ?? transport.redirectPolicy, redaction: redaction)

@@ -80,9 +80,11 @@ extension DataRequest {
         }
         if case .webSocket(let options) = target { return try await handshake(request, options: options) }
         let (transport, redirects) = client.activeRoute
+        let tls = client.tls
+        if !tls.isDefault { try tls.check(appliedBy: transport, for: request.url) }
         return try await Received.receive(
             request, over: transport, into: target, report: report, observer: observer, redirects: redirects,
-            limit: client.maximumResponseSize)
+            limit: client.maximumResponseSize, tls: tls)
     }
 
     /// The exchange through the interceptors: each hop of a redirect chain passes them as a request of its own.
@@ -92,6 +94,8 @@ extension DataRequest {
     ) async throws -> Answer {
         let (transport, redirects) = client.activeRoute
         let limit = client.maximumResponseSize
+        let tls = client.tls
+        if !tls.isDefault { try tls.check(appliedBy: transport, for: request.url) }
         // A whole body's innermost call may answer several callers (coalescing) or none (a cache hit), so it is read
         // into memory there, within the limit, and its progress is reported at the ends only; a stream or a download
         // has one caller and passes the interceptors as the transport handed it over, to be taken after them.
@@ -105,7 +109,7 @@ extension DataRequest {
             let reply = try await chain.reply(to: hop, delivery: delivery, clientIdentity: ObjectIdentifier(client)) {
                 request in
                 let context = Received.context(
-                    for: target, report: delivery == .whole ? nil : report, observer: observer, limit: limit)
+                    for: target, report: delivery == .whole ? nil : report, observer: observer, limit: limit, tls: tls)
                 var (response, body) = try await transport.send(request, context: context)
                 if delivery == .whole, body.data == nil {
                     body = ResponseBody(
@@ -129,7 +133,13 @@ extension DataRequest {
     /// A WebSocket's handshake: the open connection, once its answer checks out.
     @inline(never) private func handshake(_ request: TransportRequest, options: WebSocketOptions) async throws -> Answer
     {
-        let channel = try await client.activeWebSocketTransport().connect(request.head, options: options)
+        let transport = try client.activeWebSocketTransport()
+        var options = options
+        if !client.tls.isDefault {
+            try client.tls.check(appliedBy: transport, for: request.url)
+            options.tls = client.tls
+        }
+        let channel = try await transport.connect(request.head, options: options)
         do {
             try WebSocketHandshakeCheck.check(request, answeredBy: channel.response)
         } catch {

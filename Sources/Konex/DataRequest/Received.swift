@@ -8,10 +8,11 @@ enum Received {
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func receive(
         _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
-        observer: TransferObserver?, redirects: Redirects, limit: Int?
+        observer: TransferObserver?, redirects: Redirects, limit: Int?, tls: TLSSettings
     ) async throws -> Answer {
         try await following(request, redirects: redirects) { hop in
-            try await receiveOnce(hop, over: transport, into: target, report: report, observer: observer, limit: limit)
+            try await receiveOnce(
+                hop, over: transport, into: target, report: report, observer: observer, limit: limit, tls: tls)
         }
     }
 
@@ -80,9 +81,9 @@ enum Received {
     // once a request, with cold caches after the transport's own work, so each frame saved shows.
     @inline(__always) static func receiveOnce(
         _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
-        observer: TransferObserver?, limit: Int?
+        observer: TransferObserver?, limit: Int?, tls: TLSSettings
     ) async throws -> Answer {
-        let context = context(for: target, report: report, observer: observer, limit: limit)
+        let context = context(for: target, report: report, observer: observer, limit: limit, tls: tls)
         let (response, body) = try await transport.send(request, context: context)
         // The usual answer, a whole body for memory within the limit, returns here; the rest is taken in a frame of
         // its own (its locals would otherwise take room in every request's frame).
@@ -96,9 +97,9 @@ enum Received {
 
     /// The transport's hint for `target`: a body read into memory is asked for whole, unless it is counted or
     /// limited as it comes; then, like a stream, as it arrives.
-    static func context(for target: BodyTarget, report: ProgressReport?, observer: TransferObserver?, limit: Int?)
-        -> TransportContext
-    {
+    static func context(
+        for target: BodyTarget, report: ProgressReport?, observer: TransferObserver?, limit: Int?, tls: TLSSettings
+    ) -> TransportContext {
         let delivery: BodyDelivery
         var bufferLimit = ByteStream.defaultBufferLimit
         switch target {
@@ -119,7 +120,7 @@ enum Received {
             delivery = .incremental
             bufferLimit = options.bufferLimit
         }
-        return TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
+        return TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer, tls: tls)
     }
 
     /// Takes `body` the way `target` wants it: the one place a body is read into memory (within `limit`, counting

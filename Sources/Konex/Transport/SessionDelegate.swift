@@ -8,9 +8,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// sent, metrics, completion, waiting for connectivity), never about redirects. Set once; the session calls it
     /// from its delegate queue, as it would have.
     let forwardee: (any URLSessionDelegate)?
+    /// The trust and client certificate this session's challenges are answered with (Apple platforms); a session's
+    /// connections are reused without a new challenge, so each settings gets a session of its own.
+    let tls: TLSSettings
+    /// The last trust failure by host, for `send` to say why URLSession cancelled the task (see ``explained(_:for:)``).
+    let trustFailures = Lock<[String: TLSFailure]>([:])
 
-    init(forwardingTo forwardee: (any URLSessionDelegate)? = nil) {
+    init(forwardingTo forwardee: (any URLSessionDelegate)? = nil, tls: TLSSettings = .default) {
         self.forwardee = forwardee
+        self.tls = tls
     }
 
     // The 401/407 responses of challenges declined on FoundationNetworking, by the request as sent, until `send`
@@ -149,7 +155,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 streamed.chunks.finish()
                 head.resume(returning: (challenged, streamed.body))
             } else {
-                head.resume(throwing: error ?? URLError(.badServerResponse))
+                head.resume(throwing: explained(error ?? URLError(.badServerResponse), for: task.originalRequest?.url))
             }
         } else if let error {
             streamed.chunks.finish(throwing: error)
@@ -165,6 +171,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        // Under TLS settings of the client's, Konex answers server trust and the client certificate itself: a
+        // delegate's own pinning must not loosen them.
+        if answerUnderTLS(challenge, completionHandler: completionHandler) { return }
         if let forwardee,
             ChallengeForwarding.forward(
                 challenge, of: task, in: session, to: forwardee,

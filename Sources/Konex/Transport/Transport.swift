@@ -18,7 +18,7 @@ import Foundation
 ///
 /// A transport should throw `CancellationError` (or `URLError(.cancelled)`) when its task is cancelled; any
 /// other error is reported as stage ``KonexError/Stage/transport`` with the error as `underlyingError`.
-public protocol Transport: Sendable {
+public protocol Transport: TLSCapable {
     /// Sends `request` and returns when the response head arrives, with the body as it comes.
     /// - Parameters:
     ///   - request: The fully built, adapted request: head and body.

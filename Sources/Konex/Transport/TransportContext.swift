@@ -13,26 +13,31 @@ public struct TransportContext: Sendable {
     /// ``reportUpload(_:)``; Konex counts the bytes received itself.
     public var observesProgress: Bool { observer?.progress != nil }
     let observer: TransferObserver?
+    /// The client's TLS: the trust and client certificate this request's connection must use. Not a hint: a
+    /// transport that cannot apply it says so in ``Transport/checkCanApply(_:)``, and Konex then never sends.
+    public let tls: TLSSettings
 
     /// Creates a context (for calling a transport directly, or testing one).
     /// - Parameters:
     ///   - delivery: How the body is taken; ``BodyDelivery/whole`` by default.
     ///   - bufferLimit: The buffer for a streamed body; ``ByteStream/defaultBufferLimit`` by default.
+    ///   - tls: The trust and client certificate to use; the system's trust by default.
     ///   - onUpload: Hears the request body's progress, where the transport reports it.
     ///   - onPhases: Hears the phase timings, where the transport measures them.
     public init(
-        delivery: BodyDelivery = .whole, bufferLimit: Int = ByteStream.defaultBufferLimit,
+        delivery: BodyDelivery = .whole, bufferLimit: Int = ByteStream.defaultBufferLimit, tls: TLSSettings = .default,
         onUpload: (@Sendable (TransferProgress) -> Void)? = nil, onPhases: (@Sendable (TransferPhases) -> Void)? = nil
     ) {
         let observer =
             onUpload == nil && onPhases == nil ? nil : TransferObserver(progress: onUpload, phases: onPhases)
-        self.init(delivery: delivery, bufferLimit: bufferLimit, observer: observer)
+        self.init(delivery: delivery, bufferLimit: bufferLimit, observer: observer, tls: tls)
     }
 
-    init(delivery: BodyDelivery, bufferLimit: Int, observer: TransferObserver?) {
+    init(delivery: BodyDelivery, bufferLimit: Int, observer: TransferObserver?, tls: TLSSettings) {
         self.delivery = delivery
         self.bufferLimit = bufferLimit
         self.observer = observer
+        self.tls = tls
     }
 
     /// Reports the request body's bytes sent so far.

@@ -9,6 +9,7 @@ extension URLSessionTransport: WebSocketTransport {
     /// without it the connection fails at once with ``WebSocketFailure/Kind/unsupported`` saying so (use
     /// `NIOWebSocketTransport` from KonexAsyncHTTPClient there).
     public func connect(_ head: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel {
+        if options.tls != appliedTLS { return try await applying(options.tls).connect(head, options: options) }
         #if canImport(FoundationNetworking) && os(Linux) && (arch(x86_64) || arch(arm64))
             if let libcurl = LibcurlSupport.info, !libcurl.protocols.contains("ws") {
                 throw WebSocketFailure(
@@ -44,6 +45,9 @@ extension URLSessionTransport: WebSocketTransport {
                     .unsupported,
                     "URLSession here cannot open WebSockets (\(urlError.code.name)): FoundationNetworking's libcurl "
                         + "was built without ws/wss (swift-corelibs-foundation #5431); use NIOWebSocketTransport")
+            }
+            if let urlError = error as? URLError, let request = task.originalRequest {
+                throw explained(urlError, for: request)
             }
             throw error
         }

@@ -24,6 +24,13 @@ public final class URLSessionTransport: Transport {
     /// A second session, made on the first stream, whose delegate receives the chunks: `data(for:)` and
     /// `download(for:)` never share a delegate with streamed tasks.
     private let streaming = Lock<URLSession?>(nil)
+    /// The TLS settings this transport's sessions answer challenges with; ``TLSSettings/default`` but for the
+    /// transports ``applying(_:)`` makes.
+    let appliedTLS: TLSSettings
+    /// One transport per other TLS settings a request came with, made from this one's configuration: a session
+    /// reuses its connections without a new challenge, so a connection trusted under one settings never carries a
+    /// request under another.
+    private let underOtherTLS = Lock<[TLSSettings: URLSessionTransport]>([:])
 
     /// Creates a transport over a session you own; redirects are still Konex's (``RedirectPolicy``).
     ///
@@ -39,6 +46,7 @@ public final class URLSessionTransport: Transport {
     ///     overrides it); `.follow` by default.
     public init(session: URLSession, redirectPolicy: RedirectPolicy = .follow) {
         self.redirectPolicy = redirectPolicy
+        appliedTLS = .default
         if session.delegate is SessionDelegate {
             self.session = session
             ownsSession = false
@@ -55,11 +63,52 @@ public final class URLSessionTransport: Transport {
     ///   - configuration: The session configuration; `.default` by default.
     ///   - redirectPolicy: Which redirects a client over this transport follows (``KonexClient/redirectPolicy``
     ///     overrides it); `.follow` by default.
-    public init(configuration: URLSessionConfiguration = .default, redirectPolicy: RedirectPolicy = .follow) {
-        let delegate = SessionDelegate()
+    public convenience init(configuration: URLSessionConfiguration = .default, redirectPolicy: RedirectPolicy = .follow)
+    {
+        self.init(configuration: configuration, delegate: SessionDelegate(), redirectPolicy: redirectPolicy)
+    }
+
+    private init(configuration: URLSessionConfiguration, delegate: SessionDelegate, redirectPolicy: RedirectPolicy) {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         ownsSession = true
         self.redirectPolicy = redirectPolicy
+        appliedTLS = delegate.tls
+    }
+
+    /// Applies custom roots, pins and a PKCS#12 client identity on Apple platforms, where URLSession asks its
+    /// delegate about server trust and client certificates. Refuses a PEM identity there (URLSession takes a
+    /// `SecIdentity`, which a PEM key becomes only through the keychain), and every setting on Linux:
+    /// FoundationNetworking's libcurl verifies certificates itself and raises neither challenge.
+    public func checkCanApply(_ tls: TLSSettings) throws {
+        guard !tls.isDefault else { return }
+        #if canImport(Security)
+            if case .pem = tls.clientIdentity?.form {
+                throw TLSFailure.unsupported(
+                    by: "URLSessionTransport",
+                    "takes a PKCS#12 client identity (ClientIdentity.pkcs12) on Apple platforms, not PEM", in: tls)
+            }
+        #else
+            throw TLSFailure.unsupported(
+                by: "URLSessionTransport",
+                "cannot apply \(tls) on Linux: FoundationNetworking's libcurl verifies certificates itself and raises no "
+                    + "server-trust or client-certificate challenge; use AsyncHTTPClientTransport (trait AsyncHTTPClient)",
+                in: tls)
+        #endif
+    }
+
+    /// The transport that sends under `tls`: this one for its own settings, else one made for them.
+    func applying(_ tls: TLSSettings) throws -> URLSessionTransport {
+        if tls == appliedTLS { return self }
+        try checkCanApply(tls)
+        let forwardee = (session.delegate as? SessionDelegate)?.forwardee
+        return underOtherTLS.withLock { made in
+            if let existing = made[tls] { return existing }
+            let transport = URLSessionTransport(
+                configuration: session.configuration, delegate: SessionDelegate(forwardingTo: forwardee, tls: tls),
+                redirectPolicy: redirectPolicy)
+            made[tls] = transport
+            return transport
+        }
     }
 
     deinit {
@@ -75,7 +124,7 @@ public final class URLSessionTransport: Transport {
             let own = self.session.delegate as? SessionDelegate
             let made = URLSession(
                 configuration: self.session.configuration,
-                delegate: SessionDelegate(forwardingTo: own?.forwardee), delegateQueue: nil)
+                delegate: SessionDelegate(forwardingTo: own?.forwardee, tls: appliedTLS), delegateQueue: nil)
             streaming = made
             return made
         }
@@ -85,6 +134,7 @@ public final class URLSessionTransport: Transport {
     public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
         ResponseHead, ResponseBody
     ) {
+        if context.tls != appliedTLS { return try await applying(context.tls).send(request, context: context) }
         let prepared = Self.prepared(request.urlRequest)
         // A task of its own delegate costs a little: only for someone who listens, and for phases only where the
         // system measures them (FoundationNetworking never delivers task metrics).
@@ -122,7 +172,7 @@ public final class URLSessionTransport: Transport {
             guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
             return (data, http)
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
-            guard let challenged = challengedResponse(for: request) else { throw error }
+            guard let challenged = challengedResponse(for: request) else { throw explained(error, for: request) }
             return (Data(), challenged)
         }
     }
@@ -142,7 +192,7 @@ public final class URLSessionTransport: Transport {
             }
             return (file, http)
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
-            guard let challenged = challengedResponse(for: request) else { throw error }
+            guard let challenged = challengedResponse(for: request) else { throw explained(error, for: request) }
             let empty = BodyFile.temporary()
             try Data().write(to: empty)
             return (empty, challenged)
@@ -162,5 +212,10 @@ public final class URLSessionTransport: Transport {
     /// A challenge we declined ends as "cancelled"; it was really the server's 401.
     private func challengedResponse(for request: URLRequest) -> HTTPURLResponse? {
         (session.delegate as? SessionDelegate)?.takeChallengedResponse(for: request)
+    }
+
+    /// A "cancelled" that was really a connection refused under ``appliedTLS`` says so.
+    func explained(_ error: URLError, for request: URLRequest) -> any Error {
+        (session.delegate as? SessionDelegate)?.explained(error, for: request.url) ?? error
     }
 }

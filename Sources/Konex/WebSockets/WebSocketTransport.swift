@@ -6,7 +6,7 @@ import Foundation
 /// `NIOWebSocketTransport` another (SwiftNIO, for Linux), and KonexTesting's `MockTransport` scripts servers on a
 /// clock. A transport performs the handshake with the request head as Konex built and adapted it; a refused handshake
 /// throws ``WebSocketHandshakeRefused`` with the server's answer, so a 401 reaches the retriers.
-public protocol WebSocketTransport: Sendable {
+public protocol WebSocketTransport: TLSCapable {
     /// Performs the opening handshake and returns the connection.
     /// - Parameters:
     ///   - request: The handshake's head (`http`/`https` or `ws`/`wss`), headers included: the same ``RequestHead`` an
@@ -57,6 +57,9 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// How long ``WebSocket/close(_:reason:)`` waits for the peer to answer the close before it drops the
     /// connection (the close code is then 1006). 5 seconds by default.
     public var closeTimeout: Duration
+    /// The trust and client certificate the connection must use: the client's ``KonexClient/tls``, set by Konex
+    /// when it opens the connection.
+    public var tls: TLSSettings = .default
 
     /// Creates options.
     /// - Parameters:

@@ -29,6 +29,8 @@
         /// How `wss` connections check the server (and present a client certificate).
         public let tlsConfiguration: TLSConfiguration
         private let tlsContext = Lock<NIOSSLContext?>(nil)
+        /// The TLS contexts made for a client's ``Konex/TLSSettings`` (``tlsConfiguration`` with them applied).
+        private let tlsContexts = Lock<[TLSSettings: NIOSSLContext]>([:])
 
         /// A transport on AsyncHTTPClient's default event loop group.
         public static let shared = NIOWebSocketTransport()
@@ -48,7 +50,7 @@
         public func connect(_ head: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel {
             let request = head.urlRequest
             let target = try WebSocketTarget(request, compression: options.compression)
-            let context = try target.secure ? sslContext() : nil
+            let context = try target.secure ? sslContext(for: options.tls) : nil
             let loop = eventLoopGroup.next()
             let handshake = loop.makePromise(of: NIOWebSocketConnection.self)
             let limit = request.timeoutInterval > 0 ? request.timeoutInterval : 60
@@ -96,9 +98,21 @@
             }
         }
 
-        /// One TLS context for every connection: making one reads the trust roots.
-        private func sslContext() throws -> NIOSSLContext {
-            try tlsContext.withLock { context in
+        /// Applies every setting: custom roots and a client identity (PEM or PKCS#12) through the TLS context, and
+        /// pins by checking the key of the server's certificate once the handshake has verified it, before the
+        /// upgrade request (and its credentials) is written. NIOSSL gives a handler the server's own certificate
+        /// only, so a pin must name the server certificate's key, not a CA's.
+        public func checkCanApply(_ tls: TLSSettings) throws {}
+
+        /// One TLS context for every connection under the same settings: making one reads the trust roots.
+        private func sslContext(for tls: TLSSettings) throws -> NIOSSLContext {
+            guard tls.isDefault else {
+                if let made = tlsContexts.withLock({ $0[tls] }) { return made }
+                let made = try NIOSSLContext(configuration: tls.applied(to: tlsConfiguration))
+                tlsContexts.withLock { $0[tls] = made }
+                return made
+            }
+            return try tlsContext.withLock { context in
                 if let context { return context }
                 let made = try NIOSSLContext(configuration: tlsConfiguration)
                 context = made
@@ -118,7 +132,8 @@
                 let named = target.host.contains(":") || target.host.allSatisfy { $0.isNumber || $0 == "." }
                 try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: named ? nil : target.host))
             }
-            let requester = WebSocketHandshakeHandler(target: target, handshake: handshake)
+            let pins = tls == nil ? [] : options.tls.serverTrust.pins
+            let requester = WebSocketHandshakeHandler(target: target, pins: pins, handshake: handshake)
             let requesterBox = NIOLoopBound(requester, eventLoop: channel.eventLoop)
             // A control frame may carry 125 bytes whatever the message limit; NIO's decoder bounds each frame.
             let frameLimit = min(max(options.maximumMessageSize, 125), Int(UInt32.max))

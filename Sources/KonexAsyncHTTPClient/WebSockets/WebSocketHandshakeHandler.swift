@@ -3,6 +3,8 @@
     import Konex
     import NIOCore
     import NIOHTTP1
+    import NIOSSL
+    import NIOTLS
     import NIOWebSocket
 
     /// Sends the opening handshake and, when the server refuses it, reads its answer: the status, the headers and the
@@ -16,22 +18,45 @@
         static let bodyLimit = 64 << 10
 
         private let target: WebSocketTarget
+        /// The pinned keys, over TLS: the request waits for the handshake and a check of the server's key.
+        private let pins: [PublicKeyPin]
         private let handshake: EventLoopPromise<NIOWebSocketConnection>
         private var sent = false
         private var refusal: (head: HTTPResponseHead, body: ByteBuffer)?
 
-        init(target: WebSocketTarget, handshake: EventLoopPromise<NIOWebSocketConnection>) {
+        init(target: WebSocketTarget, pins: [PublicKeyPin], handshake: EventLoopPromise<NIOWebSocketConnection>) {
             self.target = target
+            self.pins = pins
             self.handshake = handshake
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
-            if context.channel.isActive { send(context: context) }
+            if context.channel.isActive, pins.isEmpty { send(context: context) }
         }
 
         func channelActive(context: ChannelHandlerContext) {
-            send(context: context)
+            if pins.isEmpty { send(context: context) }
             context.fireChannelActive()
+        }
+
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if !pins.isEmpty, case .handshakeCompleted = event as? TLSUserEvent {
+                if let failure = pinFailure(context: context) {
+                    handshake.fail(TransportFailure(.secureConnectionFailed, url: target.url, underlying: failure))
+                    context.close(promise: nil)
+                    return
+                }
+                send(context: context)
+            }
+            context.fireUserInboundEventTriggered(event)
+        }
+
+        /// Why the verified server certificate's key is none of ``pins``; `nil` when it is one.
+        private func pinFailure(context: ChannelHandlerContext) -> TLSFailure? {
+            let certificate = try? context.pipeline.syncOperations.handler(type: NIOSSLHandler.self).peerCertificate
+            let presented = (try? certificate?.toDERBytes()).flatMap { PublicKeyPin(certificateDER: $0) }
+            if let presented, pins.contains(presented) { return nil }
+            return TLSFailure(.pinMismatch(presented: presented.map { [$0] } ?? []), host: target.host, pins: pins)
         }
 
         private func send(context: ChannelHandlerContext) {

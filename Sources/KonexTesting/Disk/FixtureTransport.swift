@@ -70,6 +70,12 @@ public final class FixtureTransport: Transport {
     /// The passthrough's redirect policy, or `RedirectPolicy.follow`: fixtures are followed like live answers.
     public var redirectPolicy: RedirectPolicy { passthrough?.redirectPolicy ?? .follow }
 
+    /// Any settings for the fixtures (no connection is made), and whatever ``passthrough`` applies.
+    /// - Parameter tls: The client's settings.
+    public func checkCanApply(_ tls: TLSSettings) throws {
+        try passthrough?.checkCanApply(tls)
+    }
+
     /// Answers from the fixtures, else from ``passthrough`` (with the same context: a download or a stream goes on
     /// as one), else fails naming the nearest fixtures.
     public func send(_ request: TransportRequest, context: TransportContext) async throws -> (

@@ -126,6 +126,11 @@ public final class MockTransport: Transport {
         }
     }
 
+    /// Any settings: a mock answers every request itself and makes no connection, so there is nothing to trust. A
+    /// test of a pinned client therefore runs unchanged over a mock.
+    /// - Parameter tls: The client's settings.
+    public func checkCanApply(_ tls: TLSSettings) {}
+
     /// Answers with the stubbed response after its delay: whole, or for a body taken as it arrives, chunk by chunk on
     /// the transport's clock (see ``MockResponse/chunks(_:status:contentType:headers:then:)``).
     public func send(_ request: TransportRequest, context: TransportContext) async throws -> (

@@ -75,6 +75,13 @@ public actor RecordingTransport: Transport {
     /// The live transport's redirect policy, so wrapping a transport keeps how its client follows redirects.
     public nonisolated var redirectPolicy: RedirectPolicy { live.redirectPolicy }
 
+    /// Any settings when only replaying (``RecordMode/none``: no connection is made); else whatever ``live`` applies,
+    /// since a recording goes through it.
+    /// - Parameter tls: The client's settings.
+    public nonisolated func checkCanApply(_ tls: TLSSettings) throws {
+        if mode != .none { try live.checkCanApply(tls) }
+    }
+
     /// Loaded entries that were never replayed, as `METHOD URL`.
     public var unusedEntries: [String] { replay.unusedEndpoints.map(\.description) }
 
