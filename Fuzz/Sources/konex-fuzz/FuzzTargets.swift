@@ -31,6 +31,7 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     case "diskentry": FuzzTargets.diskEntry(bytes)
     case "redaction": FuzzTargets.redaction(bytes)
     case "closereason": FuzzTargets.closeReason(bytes)
+    case "certificate": FuzzTargets.certificate(bytes)
     default: fatalError("set KONEX_FUZZ_TARGET to one of scripts/fuzz's targets (got \"\(target)\")")
     }
     return 0
@@ -366,5 +367,23 @@ extension Result {
     var isSuccess: Bool {
         if case .success = self { return true }
         return false
+    }
+}
+
+extension FuzzTargets {
+    /// A server's certificate, as DER (what URLSession on Apple platforms hands the pin check) and as PEM text (what
+    /// a caller's settings load): a key is found only inside the input, and a certificate read back from its own PEM
+    /// is the same.
+    static func certificate(_ bytes: Data) {
+        let der = Array(bytes)
+        if let info = DERReader.subjectPublicKeyInfo(ofCertificate: der) {
+            check(info.first == 0x30 && info.startIndex >= 0 && info.endIndex <= der.count, "a key outside the input")
+            let certificate = try? TLSCertificate(der: bytes)
+            check(certificate?.publicKeyPin == PublicKeyPin(subjectPublicKeyInfo: info), "two pins for one key")
+            if let certificate {
+                check((try? TLSCertificate(pem: certificate.pem)) == certificate, "the PEM form reads back otherwise")
+            }
+        }
+        _ = try? TLSCertificate.certificates(pem: String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -311,7 +311,7 @@ let posts = try await client.request(GetPosts())
 } }
 
 extension Readme { static func articleLinuxNotes1() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/LinuxNotes.md", line: 28)
+#sourceLocation(file: "Sources/Konex/Konex.docc/LinuxNotes.md", line: 32)
   let configuration = URLSessionConfiguration.ephemeral
   configuration.urlCache = nil   // Linux: no directory listing before each request
   let client = KonexClient(baseURL: api, transport: URLSessionTransport(configuration: configuration))
@@ -735,6 +735,39 @@ let live = try await client.request(LiveFeed()).reconnecting(ReconnectionPolicy(
 for try await event in live.events() { show(event) }
 #sourceLocation()
     _ = live
+} }
+
+extension Readme { static func articleTrustAndClientCertificates1() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/TrustAndClientCertificates.md", line: 12)
+let caPEM = try String(contentsOf: caFile, encoding: .utf8)
+let client = KonexClient(
+    baseURL: api,
+    transport: transport,
+    tls: TLSSettings(serverTrust: .roots(try TLSCertificate.certificates(pem: caPEM))))
+#sourceLocation()
+    _ = caPEM
+    _ = client
+} }
+
+extension Readme { static func articleTrustAndClientCertificates2() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/TrustAndClientCertificates.md", line: 26)
+let current = try PublicKeyPin(base64: "sha256/QCQZIfkZBQHE86YgwgsA6uK8NJ9qapEqys7kGpXPiIU=")
+let backup = try TLSCertificate(pem: backupPEM).publicKeyPin
+let pinned = KonexClient(baseURL: api, tls: TLSSettings(serverTrust: .pinning(current, backup: backup)))
+#sourceLocation()
+    _ = current
+    _ = backup
+    _ = pinned
+} }
+
+extension Readme { static func articleTrustAndClientCertificates3() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/TrustAndClientCertificates.md", line: 37)
+let identity = try ClientIdentity.pem(certificateChain: chainPEM, privateKey: keyPEM)
+let mutual = KonexClient(
+    baseURL: api, transport: transport, tls: TLSSettings(serverTrust: .roots(roots), clientIdentity: identity))
+#sourceLocation()
+    _ = identity
+    _ = mutual
 } }
 
 extension Readme { struct Articleusingwebsockets1 {  // Sources/Konex/Konex.docc/UsingWebSockets.md line 92

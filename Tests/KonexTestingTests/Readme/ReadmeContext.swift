@@ -14,6 +14,12 @@ enum Readme {
     static let token = "token"
     static let mySession = URLSession(configuration: .ephemeral)
     static let decoder = JSONDecoder()
+    static let transport = MockTransport(clock: ImmediateClock())
+    static let caFile = URL(fileURLWithPath: "/tmp/ca.pem")
+    static let backupPEM = ""
+    static let chainPEM = ""
+    static let keyPEM = ""
+    static let roots: [TLSCertificate] = []
     static let encoder = JSONEncoder()
     static let snakeCaseEncoder = JSONEncoder()
     static let png = Data([0x89, 0x50, 0x4E, 0x47])
