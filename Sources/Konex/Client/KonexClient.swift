@@ -59,6 +59,8 @@ public final class KonexClient: Sendable {
     /// `nil` runs them on the task that ran the request. ``defaultCallbackQueue`` by default.
     public let callbackQueue: DispatchQueue?
 
+    /// The retry budget of every ``RetryPolicy`` left with its default budget (``RetryBudget/perClient``).
+    let retryBudget = RetryBudget()
     private let components: Lock<Components>
     /// `baseURL` as text, without trailing slashes, checked once: relative paths are joined to it on every request.
     let basePrefix: CheckedBase?

@@ -78,9 +78,6 @@ extension DataRequest {
                 }
                 if !adapters.isEmpty { request = try await adapted(consume request, by: adapters, attempt: attempt) }
 
-                // a retry budget counts every request, not only the failed ones
-                if attempt == 1, !retriers.isEmpty { Self.count(request, in: retriers) }
-
                 // instruments inject what they carry (a trace context), so plugins see the request as sent
                 recorders.attemptWillSend(&request, attempt: attempt)
 
@@ -91,6 +88,10 @@ extension DataRequest {
                 let outcome = await send(
                     request, into: target, through: chain, attempt: attempt, startDate: startDate, started: started)
                 recorders.attemptDidEnd(outcome, attempt: attempt)
+                // a retry budget counts every request sent, not only the failed ones
+                if attempt == 1, !retriers.isEmpty {
+                    Self.count(request, answeredBy: outcome, in: retriers, budget: client.retryBudget)
+                }
 
                 // 5. plugins see the response
                 if !plugins.isEmpty { await Self.tell(plugins, received: outcome, for: request) }

@@ -79,8 +79,14 @@ extension DataRequest {
         }
     }
 
-    /// Tells the retriers a request starts (a retry budget counts it).
-    static func count(_ request: TransportRequest, in retriers: Layers<any RequestRetrier>) {
+    /// Counts a request that reached the network in the client's retry budget, and tells the retriers (a budget of
+    /// their own counts it); an answer from the cache sent nothing, so it is not counted.
+    static func count(
+        _ request: TransportRequest, answeredBy outcome: Result<TransportResponse, KonexError>, in retriers: Layers<any RequestRetrier>,
+        budget: RetryBudget
+    ) {
+        if case .success(let received) = outcome, received.answer.provenance.source == .cache { return }
+        budget.recordRequest(to: request.origin)
         for retrier in retriers { retrier.requestWillStart(request) }
     }
 
@@ -95,12 +101,20 @@ extension DataRequest {
         let elapsed = elapsedOnClientClock?() ?? .zero
         var delay: Duration?
         decide: for (position, retrier) in retriers.enumerated() {
+            // A policy with the default budget (`RetryBudget.perClient`) spends this client's, even when a retrier
+            // of the caller's wraps it.
             let decision: RetryDecision
             if let remembering = retrier as? any RememberingRetrier {
-                decision = await remembering.shouldRetry(
-                    request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &notes[position])
+                var note = notes[position]
+                decision = await RetryBudget.$ofClient.withValue(client.retryBudget) {
+                    await remembering.shouldRetry(
+                        request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &note)
+                }
+                notes[position] = note
             } else {
-                decision = await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+                decision = await RetryBudget.$ofClient.withValue(client.retryBudget) {
+                    await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+                }
             }
             switch decision {
             case .doNotRetry: continue

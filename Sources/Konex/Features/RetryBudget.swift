@@ -9,12 +9,26 @@ import Foundation
 /// retries its one failed request). Past it, ``RetryPolicy`` returns the original failure at once, saying the budget
 /// was spent. First attempts are never held back, so requests succeed again as soon as the server does.
 ///
-/// Every ``RetryPolicy`` has one by default; give several policies the same instance to share it.
+/// A ``RetryPolicy`` spends its client's budget by default (``perClient``), so policies made per call
+/// (`.retry(RetryPolicy())`) are bounded together: 100 failing calls make about 120 attempts, not 300. Give policies
+/// the same instance of your own to share one across clients, or `nil` for no bound.
 /// ```swift
 /// let budget = RetryBudget(ratio: 0.1)                        // retries at most 10 % of requests per host
 /// client.retriers = [RetryPolicy(maximumAttempts: 4, budget: budget)]
 /// ```
+///
+/// Hosts are counted by origin: scheme and host case-folded, the scheme's default port left out. A budget counts
+/// the requests that reached the network (an answer from ``HTTPCache`` sent nothing). Values out of range are
+/// clamped, never trapped on: a negative or NaN `ratio` is 0, a `window` of zero or less is one millisecond.
 public final class RetryBudget: Sendable {
+    /// The default of ``RetryPolicy/budget``: the budget of the client that sends the request, one per client,
+    /// counted by the client itself (so a retrier that wraps a `RetryPolicy` is bounded too). Outside a client's
+    /// request (a policy asked directly) it bounds nothing.
+    public static let perClient = RetryBudget()
+
+    /// The budget of the client whose retriers are deciding: bound by the pipeline around each decision.
+    @TaskLocal static var ofClient: RetryBudget?
+
     /// The most retries as a share of requests, per host, over ``window``.
     public let ratio: Double
     /// Retries always allowed per host within ``window``, whatever the share.
@@ -68,19 +82,18 @@ public final class RetryBudget: Sendable {
     public init<C: Clock<Duration>>(
         ratio: Double = 0.2, minimumRetries: Int = 10, window: Duration = .seconds(10), clock: C = ContinuousClock()
     ) {
-        precondition(ratio >= 0, "RetryBudget.ratio must not be negative")
-        precondition(minimumRetries >= 0, "RetryBudget.minimumRetries must not be negative")
-        precondition(window > .zero, "RetryBudget.window must be longer than zero")
-        self.ratio = ratio
-        self.minimumRetries = minimumRetries
+        self.ratio = ratio.isNaN ? 0 : Swift.max(0, ratio)
+        self.minimumRetries = Swift.max(0, minimumRetries)
+        let window = window > .zero ? window : .milliseconds(1)
         self.window = window
         let start = clock.now
-        // Seconds as a Double, divided once: cheaper than Duration's own division, on every request.
-        let width = (window / Self.slices).seconds
-        slice = { Int(start.duration(to: clock.now).seconds / width) }
+        // Seconds as a Double, divided once: cheaper than Duration's own division, on every request. A slice number
+        // past Int's range (a nanosecond window after centuries) stays at the last one instead of trapping.
+        let width = Swift.max((window / Self.slices).seconds, 1e-12)
+        slice = { Int(Swift.min(start.duration(to: clock.now).seconds / width, 1e15)) }
     }
 
-    /// Counts a first attempt to `host` (``RetryPolicy`` does, for each request that passes it).
+    /// Counts a first attempt to `host` (the client does for its own budget; ``RetryPolicy`` for one of yours).
     func recordRequest(to host: String) {
         let now = slice()
         hosts.withLock { hosts in
@@ -97,7 +110,9 @@ public final class RetryBudget: Sendable {
             var counts = hosts[host] ?? Host(latest: now)
             counts.advance(to: now)
             let totals = counts.totals
-            let allowed = max(Double(minimumRetries), ratio * Double(totals.requests))
+            // An infinite ratio times no requests is NaN: no share at all then, only the minimum.
+            let share = totals.requests == 0 ? 0 : ratio * Double(totals.requests)
+            let allowed = max(Double(minimumRetries), share)
             guard Double(totals.retries) + 1 <= allowed else {
                 hosts[host] = counts
                 return (totals.retries, totals.requests)

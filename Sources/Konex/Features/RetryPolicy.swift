@@ -6,8 +6,8 @@ import Foundation
 /// It retries transport failures (timeouts, lost connections …) and responses rejected by validation with a
 /// retryable status (408, 429, 500, 502, 503, 504), only for idempotent methods unless told otherwise, and
 /// never after cancellation. Statuses reach it only as validation failures, so pair it with `.validate()`. A
-/// ``RetryBudget`` bounds its retries per host to 20 % of requests, so a server that is down is not hit again by every
-/// caller (``budget``).
+/// ``RetryBudget`` bounds its retries per host to 20 % of the client's requests, so a server that is down is not hit again
+/// by every caller (``budget``).
 /// ```swift
 /// client.retriers = [RetryPolicy()]                                   // every request
 /// client.request(Upload()).validate().retry(RetryPolicy(maximumAttempts: 5, retryingNonIdempotent: true))
@@ -51,8 +51,9 @@ public struct RetryPolicy: RequestRetrier {
     ///   - retryableURLErrorCodes: Timeouts and connection failures by default.
     ///   - retryingNonIdempotent: `false` by default.
     ///   - maximumRetryAfter: 120 s by default.
-    ///   - budget: Retries per host at most 20 % of requests over 10 s (at least 10) by default; share one
-    ///     ``RetryBudget`` among policies to bound them together, or pass `nil` for no bound.
+    ///   - budget: The client's own budget by default (``RetryBudget/perClient``: retries per host at most 20 % of
+    ///     the client's requests over 10 s, at least 10), so policies made per call are bounded together; a
+    ///     ``RetryBudget`` of your own to share one across clients, or `nil` for no bound.
     ///   - random: A source of numbers in 0..<1 (inject for deterministic tests).
     ///   - now: The current date, for HTTP-date `Retry-After` values.
     public init(
@@ -64,7 +65,7 @@ public struct RetryPolicy: RequestRetrier {
             .dnsLookupFailed,
         ],
         retryingNonIdempotent: Bool = false, maximumRetryAfter: Duration = .seconds(120),
-        budget: RetryBudget? = RetryBudget(),
+        budget: RetryBudget? = .perClient,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -96,19 +97,31 @@ public struct RetryPolicy: RequestRetrier {
             wait = asked
         }
         if let deadline, elapsed + wait > deadline { return .doNotRetry }
+        let budget = self.budget === RetryBudget.perClient ? RetryBudget.ofClient : self.budget
         if let budget, let spent = budget.withdraw(for: request.origin) {
             // The dependency is failing for many callers: the original failure now, not more load.
             var failure = error
+            let percent = budget.ratio.isFinite ? "\(Int(Swift.min(budget.ratio, 1e6) * 100)) %" : "no share"
             failure.message +=
                 "; not retried: the retry budget for \(request.origin) is spent (\(spent.retries) retries for "
-                + "\(spent.requests) requests in the last \(budget.window), at most \(Int(budget.ratio * 100)) %)"
+                + "\(spent.requests) requests in the last \(budget.window), at most \(percent))"
+            if spent.requests == 0 {
+                // A budget of the caller's that never heard of a request: a retrier wrapping this policy must pass
+                // `requestWillStart` on, or the budget allows only its minimum.
+                failure.message +=
+                    "; no request was counted in this budget: a retrier that wraps RetryPolicy must forward "
+                    + "requestWillStart(_:), or use the default budget (RetryBudget.perClient)"
+            }
             return .fail(failure)
         }
         return .retry(after: wait)
     }
 
-    /// Counts the request in the budget.
-    public func requestWillStart(_ request: TransportRequest) { budget?.recordRequest(to: request.origin) }
+    /// Counts the request in a budget of the caller's (the client counts its own, ``RetryBudget/perClient``).
+    public func requestWillStart(_ request: TransportRequest) {
+        guard let budget, budget !== RetryBudget.perClient else { return }
+        budget.recordRequest(to: request.origin)
+    }
 
     /// The wait after attempt `attempt` (1-based): base × multiplierⁿ⁻¹, capped, with jitter.
     public func backoff(afterAttempt attempt: Int) -> Duration {

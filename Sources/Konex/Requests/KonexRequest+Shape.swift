@@ -6,7 +6,8 @@ import Foundation
 /// TimeInterval = 5`, `let headers: [String: String] = […]` (not optional) or `let parameters: [String: Any]` compile
 /// beside the requirements' defaults as unrelated properties, and the request would go out as a GET without its
 /// headers, parameters or timeout. Such a request is refused with a typed error naming the property and the type to
-/// write instead. (A computed property is invisible to reflection: only stored ones are checked.)
+/// write instead. (A computed property is invisible to reflection: only stored ones are checked, of structs and
+/// classes; an enum endpoint's requirements are computed.)
 enum EndpointShape {
     /// The requirements a conformer may write as stored properties, with the type each must have.
     private static let requirements: [String: (type: Any.Type, spelled: String)] = [
@@ -44,6 +45,10 @@ enum EndpointShape {
 
     private static func problem(in endpoint: any KonexRequest) -> String? {
         var mirror: Mirror? = Mirror(reflecting: endpoint)
+        // Stored properties are a struct's or a class's: the same for every value of the type, so the answer can be
+        // kept per type. An enum's children are the payload of the value's case, labelled by the case
+        // (`.timeout(seconds:)` reads as a child `timeout`): never requirements, and different for every value.
+        guard mirror?.displayStyle == .struct || mirror?.displayStyle == .class else { return nil }
         while let current = mirror {
             for child in current.children {
                 guard let label = child.label, let expected = requirements[label] else { continue }

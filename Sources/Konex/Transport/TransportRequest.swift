@@ -199,9 +199,19 @@ final class InputStreamBox: @unchecked Sendable {
 }
 
 extension TransportRequest {
-    /// Scheme, host and port, as one string: what per-host limits and budgets count by.
+    /// Scheme, host and port, as one string: what per-host limits and budgets count by. Scheme and host are
+    /// case-folded and the scheme's default port is left out, so `https://API.test:443` and `https://api.test` are
+    /// one origin.
     var origin: String {
         let url = self.url
-        return "\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")"
+        let scheme = url.scheme?.lowercased() ?? ""
+        let defaultPort =
+            switch scheme {
+            case "http", "ws": 80
+            case "https", "wss": 443
+            default: -1
+            }
+        let port = url.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
+        return "\(scheme)://\(url.host?.lowercased() ?? "")\(port)"
     }
 }

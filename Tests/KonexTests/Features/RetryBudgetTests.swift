@@ -87,4 +87,90 @@ import Testing
         // Retries are taken against the requests counted so far: in a burst a few may run ahead of the 20 %.
         #expect(mock.requestCount <= 500 + 100 + 10, "\(mock.requestCount) attempts")
     }
+
+    /// The docs' own per-call form: each call makes its own policy, and the client's budget still bounds them all.
+    @Test func policiesMadePerCallShareTheClientsBudget() async throws {
+        let mock = failingServer()
+        let client = KonexClient.mocked(mock, baseURL: api)
+        for _ in 0..<100 {
+            _ = try? await client.request("posts").validate().retry(RetryPolicy(maximumAttempts: 3)).responseData()
+        }
+        // 100 requests, and retries within 20 % of them: about 120 attempts, not 300.
+        #expect(mock.requestCount <= 125, "\(mock.requestCount) attempts")
+        // Another client has a budget of its own: it still retries its first failures.
+        let other = KonexClient.mocked(mock, baseURL: api)
+        let before = mock.requestCount
+        _ = try? await other.request("posts").validate().retry(RetryPolicy(maximumAttempts: 3)).responseData()
+        #expect(mock.requestCount == before + 3)
+    }
+
+    /// A retrier of the caller's that asks a `RetryPolicy` inside and forwards nothing else.
+    struct Wrapping: RequestRetrier {
+        let inner: RetryPolicy
+        func shouldRetry(_ request: TransportRequest, dueTo error: KonexError, attempt: Int, elapsed: Duration) async
+            -> RetryDecision
+        {
+            await inner.shouldRetry(request, dueTo: error, attempt: attempt, elapsed: elapsed)
+        }
+    }
+
+    @Test func aWrappedPolicyIsBoundedByTheRequestsSentNotCappedAtTheMinimum() async throws {
+        let mock = failingServer()
+        let client = KonexClient.mocked(mock, baseURL: api)
+        client.retriers = [Wrapping(inner: RetryPolicy(maximumAttempts: 3))]
+        for _ in 0..<100 { _ = try? await client.request("posts").validate().responseData() }
+        // Had the budget heard of no request, it would have allowed its minimum: 10 retries, 110 attempts.
+        #expect(mock.requestCount > 115 && mock.requestCount <= 125, "\(mock.requestCount) attempts")
+    }
+
+    @Test func aWrappedBudgetOfYourOwnSaysWhyItAllowsOnlyItsMinimum() async throws {
+        let mock = failingServer()
+        let client = KonexClient.mocked(mock, baseURL: api)
+        client.retriers = [Wrapping(inner: RetryPolicy(maximumAttempts: 3, budget: RetryBudget(clock: ManualClock())))]
+        var last: KonexError?
+        for _ in 0..<20 {
+            do { _ = try await client.request("posts").validate().responseData() } catch { last = error as? KonexError }
+        }
+        #expect(last?.message.contains("a retrier that wraps RetryPolicy must forward requestWillStart") == true)
+    }
+
+    @Test func answersFromTheCacheAreNotRequestsSent() async throws {
+        let mock = failingServer()
+        mock.stub(.get("/v1/cached"), .json(["ok": true], headers: ["Cache-Control": "max-age=600"]))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        client.interceptors = [HTTPCache(storage: .memory(capacity: 1 << 20), cookieStorage: nil)]
+        client.retriers = [RetryPolicy(maximumAttempts: 3)]
+        for _ in 0..<200 { _ = try await client.request("cached").responseData() }
+        #expect(mock.requestCount == 1)
+        for _ in 0..<20 { _ = try? await client.request("posts").validate().responseData() }
+        // 21 requests sent: 20 % is 4, so the minimum of 10 retries applies. Counting the 199 cache hits would have
+        // allowed 44, and every one of the 20 failures would have retried twice.
+        #expect(mock.requestCount == 1 + 20 + 10, "\(mock.requestCount) attempts")
+    }
+
+    @Test(arguments: [
+        ("https://API.test:443/a", "https://api.test"), ("HTTP://Api.Test:80/b", "http://api.test"),
+        ("https://api.test:8443/c", "https://api.test:8443"), ("wss://api.test:443/d", "wss://api.test"),
+    ])
+    func oneHostIsOneOriginWhateverItsSpelling(url: String, origin: String) throws {
+        #expect(TransportRequest(URLRequest(url: URL(string: url)!)).origin == origin)
+    }
+
+    @Test func extremeSettingsAreClampedNotTrappedOn() async throws {
+        for budget in [
+            RetryBudget(ratio: .infinity, window: .zero, clock: ManualClock()),
+            RetryBudget(ratio: -1, minimumRetries: -5, window: .nanoseconds(1)),
+            RetryBudget(ratio: .nan, window: .seconds(Int64.max)),
+        ] {
+            budget.recordRequest(to: "https://a")
+            _ = budget.withdraw(for: "https://a")
+            _ = budget.withdraw(for: "https://b")
+            #expect(budget.ratio >= 0 && budget.minimumRetries >= 0 && budget.window > .zero)
+        }
+        let mock = failingServer()
+        let client = KonexClient.mocked(mock, baseURL: api)
+        client.retriers = [RetryPolicy(budget: RetryBudget(ratio: .infinity, minimumRetries: 0))]
+        _ = try? await client.request("posts").validate().responseData()
+        #expect(mock.requestCount == 3)  // an infinite share of one request
+    }
 }

@@ -66,6 +66,40 @@ import Testing
         #expect(mock.requests.last?.header("X-Client") == "2026")
     }
 
+    /// A Moya-style endpoint: an enum whose cases' payloads are named like requirements. Reflection names an enum's
+    /// payload by its case, so the payload of `.timeout(seconds:)` once read as a stored `timeout` of another type.
+    enum SearchAPI: KonexRequest {
+        case timeout(seconds: Int)
+        case headers(String)
+        case search(query: String)
+
+        var path: String {
+            switch self {
+            case .timeout(let seconds): "/delay/\(seconds)"
+            case .headers: "/headers"
+            case .search: "/search"
+            }
+        }
+        var parameters: Parameters? {
+            if case .search(let query) = self { return ["q": .string(query)] }
+            return nil
+        }
+    }
+
+    @Test(arguments: [
+        [SearchAPI.timeout(seconds: 2), .search(query: "swift"), .headers("x")],
+        [SearchAPI.search(query: "swift"), .headers("x"), .timeout(seconds: 2)],
+    ])
+    func anEnumEndpointIsSentWhicheverCaseGoesFirst(order: [SearchAPI]) async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/v1/delay/2"), .json([Post]()))
+        mock.stub(.get("/v1/search"), .json([Post]()))
+        mock.stub(.get("/v1/headers"), .json([Post]()))
+        let client = KonexClient(baseURL: api, transport: mock)
+        for endpoint in order { _ = try await client.request(endpoint).responseData() }
+        #expect(mock.requests.count == 3)
+    }
+
     /// A plugin as Konex 2.0's documentation had it, before `TransportRequest`.
     struct EarlierPlugin: KonexPlugin {
         let calls: Lock<[String]>
