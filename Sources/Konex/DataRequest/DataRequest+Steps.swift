@@ -82,7 +82,8 @@ extension DataRequest {
     /// Counts a request that reached the network in the client's retry budget, and tells the retriers (a budget of
     /// their own counts it); an answer from the cache sent nothing, so it is not counted.
     static func count(
-        _ request: TransportRequest, answeredBy outcome: Result<TransportResponse, KonexError>, in retriers: Layers<any RequestRetrier>,
+        _ request: TransportRequest, answeredBy outcome: Result<TransportResponse, KonexError>,
+        in retriers: Layers<any RequestRetrier>,
         budget: RetryBudget
     ) {
         if case .success(let received) = outcome, received.answer.provenance.source == .cache { return }
