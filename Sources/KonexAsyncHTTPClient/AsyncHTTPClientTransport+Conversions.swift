@@ -62,8 +62,11 @@
                 default: return TransportFailure(.badServerResponse, url: url, underlying: error)
                 }
             }
-            if error is ChannelError {
-                return TransportFailure(.cannotConnectToHost, url: url, underlying: error)
+            if let channel = error as? ChannelError {
+                // Errors of a channel already open: the request may have reached the server.
+                let lost: [ChannelError] = [.ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed, .inputClosed]
+                return TransportFailure(
+                    lost.contains(channel) ? .networkConnectionLost : .cannotConnectToHost, url: url, underlying: error)
             }
             if let connection = error as? NIOConnectionError {
                 // Nothing to connect to: every address lookup failed before any connection was tried.
@@ -81,7 +84,7 @@
                 let unknownHost = "\(address)".hasPrefix("unknown")
                 return TransportFailure(unknownHost ? .cannotFindHost : .badURL, url: url, underlying: error)
             }
-            if let posix = error as? IOError, let kind = Self.kind(ofErrno: posix.errnoCode) {
+            if let posix = error as? IOError, let kind = Self.kind(of: posix) {
                 return TransportFailure(kind, url: url, underlying: error)
             }
             if error is HTTPParserError {
@@ -102,6 +105,17 @@
                 return TransportFailure(.badServerResponse, url: url, underlying: error)
             }
             return TransportFailure(.other, url: url, underlying: error)
+        }
+
+        /// The failure kind of a socket error. Only a connect's own failure says nothing was sent; the same `errno`
+        /// from a connection already open (a read, a write: a route lost mid-request) is a lost connection, which
+        /// `ConnectivityRetrier` never reads as "nothing was sent", so a `POST` is not sent twice. NIO names the call
+        /// that failed first in the error's description.
+        static func kind(of error: IOError) -> TransportFailure.Kind? {
+            guard let kind = kind(ofErrno: error.errnoCode) else { return nil }
+            let text = error.description
+            let connecting = text.hasPrefix("connect:") || text.hasPrefix("finishing a non-blocking connect")
+            return connecting || kind == .timedOut ? kind : .networkConnectionLost
         }
 
         /// The failure kind of a socket's `errno`, for the ones people meet; `nil` for the rest.

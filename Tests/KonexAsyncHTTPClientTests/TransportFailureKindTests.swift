@@ -76,6 +76,27 @@
             #expect((failure as? TransportFailure)?.url == url)
         }
 
+        /// The same errors from a connection already open (a route lost mid-request) say the request may have
+        /// been seen: connection lost, never "cannot connect" or "not connected", which read as nothing sent.
+        @Test(arguments: [
+            (EHOSTUNREACH, "read"), (ENETUNREACH, "write"), (ENETDOWN, "writev"), (ECONNREFUSED, "readv"),
+            (EHOSTDOWN, "connection reset (error set)"),
+        ])
+        func aSocketErrorOnAnOpenConnectionIsALostConnection(code: Int32, call: String) {
+            let url = URL(string: "http://127.0.0.1/x")!
+            let failure = AsyncHTTPClientTransport.transportError(IOError(errnoCode: code, reason: call), url: url)
+            #expect((failure as? TransportFailure)?.kind == .networkConnectionLost, "\(failure)")
+            let connecting = IOError(errnoCode: code, reason: "finishing a non-blocking connect failed")
+            #expect(
+                (AsyncHTTPClientTransport.transportError(connecting, url: url) as? TransportFailure)?.kind
+                    != .networkConnectionLost)
+            for closed in [ChannelError.ioOnClosedChannel, .eof, .outputClosed] {
+                #expect(
+                    (AsyncHTTPClientTransport.transportError(closed, url: url) as? TransportFailure)?.kind
+                        == .networkConnectionLost)
+            }
+        }
+
         @Test func addressAndParserErrorsHaveKinds() async throws {
             let url = URL(string: "http://127.0.0.1/x")!
             let unsupported = SocketAddressError.unsupported

@@ -65,6 +65,10 @@ public struct ConnectivityRetrier: RequestRetrier {
             // The pipeline checks for cancellation before it retries: the request ends as cancelled, not as the
             // failure that started the wait.
             return .retry(after: .zero)
+        case .monitorFailed:
+            // A monitor that cannot wait says nothing about the network: retrying at once would only fail again
+            // while offline. The next retrier (a RetryPolicy, with its backoff) decides.
+            return .doNotRetry
         case .timedOut:
             var failure = error
             failure.message += "; the network did not come back within \(maximumWait) (ConnectivityRetrier waited)"
@@ -72,7 +76,7 @@ public struct ConnectivityRetrier: RequestRetrier {
         }
     }
 
-    private enum Wait: Sendable { case online, timedOut, cancelled }
+    private enum Wait: Sendable { case online, timedOut, cancelled, monitorFailed }
 
     /// Waits for the monitor to say online, for `maximumWait` on `clock`, or for cancellation, whichever comes first:
     /// the project's `firstOf` race, which returns at the deadline even from a monitor that ignores cancellation.
@@ -84,7 +88,7 @@ public struct ConnectivityRetrier: RequestRetrier {
         switch cameBack {
         case nil: return .timedOut
         case true?: return .online
-        case false?: return .cancelled  // the monitor's wait threw
+        case false?: return .monitorFailed  // the monitor's wait threw, and not for cancellation
         }
     }
 }

@@ -27,9 +27,19 @@ public final class InterfaceConnectivityMonitor: ConnectivityMonitor {
     private let waiters: ConnectivityWaiters
     private let read: @Sendable () -> ConnectivityStatus
     private let clock: any Clock<Duration>
+    /// Time on ``clock`` since the monitor was made.
+    private let elapsed: @Sendable () -> Duration
+    /// The last reading and when it was made: a storm of failures asks for ``status`` once each, and listing the
+    /// interfaces for every one of them would cost more than the requests.
+    private let lastReading: Lock<(status: ConnectivityStatus, at: Duration)>
+
+    /// How long a reading answers ``status``.
+    static let readingLifetime = Duration.milliseconds(250)
+    /// The shortest ``pollInterval``: a poller of zero would spin.
+    static let shortestPoll = Duration.milliseconds(10)
 
     /// Creates a monitor of this machine's interfaces.
-    /// - Parameter pollInterval: How often the interfaces are read while a task waits; 1 s by default.
+    /// - Parameter pollInterval: How often the interfaces are read while a task waits; 1 s by default, 10 ms at least.
     public convenience init(pollInterval: Duration = .seconds(1)) {
         self.init(pollInterval: pollInterval, clock: ContinuousClock(), reading: Self.readInterfaces)
     }
@@ -39,27 +49,44 @@ public final class InterfaceConnectivityMonitor: ConnectivityMonitor {
         pollInterval: Duration, clock: any Clock<Duration>,
         reading read: @escaping @Sendable () -> ConnectivityStatus
     ) {
-        self.pollInterval = pollInterval
+        self.pollInterval = Swift.max(pollInterval, Self.shortestPoll)
         self.clock = clock
         self.read = read
-        waiters = ConnectivityWaiters(read())
+        elapsed = Self.stopwatch(clock)
+        let first = read()
+        waiters = ConnectivityWaiters(first)
+        lastReading = Lock((first, elapsed()))
     }
 
-    /// The interfaces as they are now (read at each call).
+    private static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
+    /// The interfaces as they were read at most 250 ms ago (on the monitor's clock), else as they are now.
     public var status: ConnectivityStatus {
+        let now = elapsed()
+        let last = lastReading.value
+        if now - last.at < Self.readingLifetime { return last.status }
+        return reading()
+    }
+
+    /// Reads the interfaces, keeps the reading for ``status``, and wakes the waiters when it is online.
+    private func reading() -> ConnectivityStatus {
         let status = read()
+        lastReading.value = (status, elapsed())
         waiters.update(status)
         return status
     }
 
     public func waitUntilOnline() async throws {
         guard status == .offline else { return }
-        try await waiters.waitUntilOnline { [waiters, read, clock, pollInterval] in
+        try await waiters.waitUntilOnline { [waiters, clock, pollInterval] in
             Task {
                 // Ends with the last waiter (`keepPolling`), or when a read finds a path and wakes them all.
                 repeat {
                     try? await clock.sleep(for: pollInterval)
-                    waiters.update(read())
+                    _ = self.reading()
                 } while waiters.keepPolling()
             }
         }

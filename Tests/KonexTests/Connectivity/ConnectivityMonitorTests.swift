@@ -93,6 +93,36 @@ import Testing
         #expect(reads.value == readsSoFar)
     }
 
+    @Test func aStormOfStatusQuestionsReadsTheInterfacesOnceAWhile() async throws {
+        let clock = ManualClock()
+        let reads = Lock(0)
+        let monitor = InterfaceConnectivityMonitor(pollInterval: .seconds(1), clock: clock) {
+            reads.withLock { $0 += 1 }
+            return .offline
+        }
+        for _ in 0..<1_000 { #expect(monitor.status == .offline) }
+        #expect(reads.value == 1, "\(reads.value) reads for 1,000 questions within 250 ms")
+        clock.advance(by: .milliseconds(300))
+        _ = monitor.status
+        #expect(reads.value == 2)
+    }
+
+    @Test func aPollIntervalOfZeroDoesNotSpin() async throws {
+        let clock = ManualClock()
+        let reads = Lock(0)
+        let monitor = InterfaceConnectivityMonitor(pollInterval: .zero, clock: clock) {
+            reads.withLock { $0 += 1 }
+            return .offline
+        }
+        #expect(monitor.pollInterval == .milliseconds(10))
+        let waiter = Task { try await monitor.waitUntilOnline() }
+        try await clock.waitForSleepers()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(reads.value <= 2, "\(reads.value) reads while the virtual clock stood still")
+        waiter.cancel()
+        _ = await waiter.result
+    }
+
     #if os(Linux)
         /// A new network namespace has only a loopback interface, down: offline. Loopback up is still offline; a
         /// veth pair with `10.9.9.9/24` is online. The interfaces are the kernel's, read by `getifaddrs` on a thread

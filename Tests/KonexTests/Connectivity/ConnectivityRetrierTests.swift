@@ -106,6 +106,22 @@ import Testing
         #expect(monitor.waiterCount == 0)
     }
 
+    /// A monitor that says offline and whose wait fails at once (a monitor that cannot watch the path).
+    struct BrokenMonitor: ConnectivityMonitor {
+        struct CannotWatch: Error {}
+        var status: ConnectivityStatus { .offline }
+        func waitUntilOnline() async throws { throw CannotWatch() }
+    }
+
+    @Test func aMonitorWhoseWaitFailsLeavesTheFailureToTheRetriersAfterItNotAnImmediateRetry() async throws {
+        let mock = Self.network()
+        let client = KonexClient.mocked(mock, baseURL: api)
+        client.retriers = [ConnectivityRetrier(monitor: BrokenMonitor(), maximumAttempts: 5, clock: ImmediateClock())]
+        let error = try await requireThrows(KonexError.self) { try await client.request("feed").responseData() }
+        #expect(error.transportFailure == .notConnectedToInternet)
+        #expect(mock.requestCount == 1, "\(mock.requestCount) attempts: no retry at once into a network still down")
+    }
+
     @Test func aPostGoesAgainOnlyWhenTheFailureSaysNothingWasSent() async throws {
         let (mock, monitor, clock) = (Self.network(), MockConnectivityMonitor(.offline), ManualClock())
         let client = KonexClient.mocked(mock, baseURL: api, clock: clock)
