@@ -36,8 +36,12 @@ extension DataRequest {
             let now = ContinuousClock.now
             if let report, !report.hasFinished {
                 report.headArrived(answer.response)
-                let size = answer.payload.file.map(BodyFile.size(of:)) ?? Int64(answer.payload.inMemory.count)
-                report.finished(size, of: answer.response, counted: false)
+                if let stream = answer.payload.stream {
+                    report.counts(stream, of: answer.response)
+                } else {
+                    let size = answer.payload.file.map(BodyFile.size(of:)) ?? Int64(answer.payload.inMemory.count)
+                    report.finished(size, of: answer.response, counted: false)
+                }
             }
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled {

@@ -45,6 +45,28 @@ struct ProgressReport: Sendable {
         handler(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
     }
 
+    /// Counts a streamed body as its chunks arrive (the bytes already held first), and says its end when it ends
+    /// cleanly: what `stream()` reports, read however the caller reads it.
+    func counts(_ stream: ByteStream, of response: ResponseHead) {
+        let received = Lock(Int64(0))
+        let held = Int64(stream.heldBytes) + Int64(stream.buffer.onArrival { count in
+            let total = received.withLock { received in
+                received += Int64(count)
+                return received
+            }
+            self.received(total, of: response)
+        })
+        let start = received.withLock { received in
+            received += held
+            return received
+        }
+        if start > 0 { self.received(start, of: response) }
+        stream.buffer.onEnd { [buffer = stream.buffer] in
+            guard buffer.endError == nil else { return }
+            self.finished(received.value, of: response, counted: true)
+        }
+    }
+
     /// Whether the download's end was said already (the body was counted as it came).
     var hasFinished: Bool { said.withLock { $0.finished } }
 

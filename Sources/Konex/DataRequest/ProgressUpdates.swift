@@ -5,10 +5,11 @@ import Foundation
 ///
 /// Made by ``DataRequest/trackingProgress()``. Every successful request reports both ends of both directions, also
 /// when its body was whole already, served by a cache or answered by a mock (which report only the ends); a transport
-/// that streams reports the chunks in between. A retry starts its transfer again from zero; the sequence holds at
-/// what it already said until the new attempt passes it, so it never goes backwards. The sequence finishes when the
-/// request ends: after the body for `response…` and `download(to:)`, when the body ends for `stream()`, and at once on
-/// a failure (without a made-up end).
+/// that streams reports the chunks in between, and `stream()` counts its body as it arrives. Within an attempt each
+/// direction only moves forward; a retry starts its transfer again from zero (upload at 0), so the last update is
+/// always the answer's own. A body of unknown length ends with its byte count as the total. The sequence finishes
+/// when the request ends: after the body for `response…` and `download(to:)`, when the body ends for `stream()`, and
+/// at once on a failure (without a made-up end), a refusal before anything was sent included.
 /// ```swift
 /// let (upload, progress) = client.request(UploadVideo(file: movie)).trackingProgress()
 /// async let sent = upload.validate().response()
@@ -29,22 +30,31 @@ public struct ProgressUpdates: AsyncSequence, Sendable {
     /// The writing side, held by the request: it keeps each direction moving forward and finishes the sequence once.
     final class Sink: Sendable {
         private let continuation: AsyncStream<TransferProgress>.Continuation
-        /// The furthest each direction has been said: upload, download.
-        private let said = Lock<(upload: Int64, download: Int64, finished: Bool)>((-1, -1, false))
+        /// The furthest each direction has been said (upload, download), and whether the download's total was.
+        private let said = Lock<(upload: Int64, download: Int64, downloadTotal: Bool, finished: Bool)>(
+            (-1, -1, false, false))
 
         init(_ continuation: AsyncStream<TransferProgress>.Continuation) { self.continuation = continuation }
 
-        /// Passes `progress` on when it moves its direction forward (or first says where it starts).
+        /// Passes `progress` on when it moves its direction forward, first says where it starts, or first says a
+        /// total that was unknown (a chunked body's end). An attempt's first event (upload at 0) after a transfer
+        /// started begins again from zero: a retry's progress is its own, so the last update is the answer's.
         func yield(_ progress: TransferProgress) {
             let forward = said.withLock { said -> Bool in
                 guard !said.finished else { return false }
                 switch progress.direction {
                 case .upload:
+                    if progress.completedBytes == 0, said.upload > 0 || said.download >= 0 {
+                        said = (-1, -1, false, false)  // a retry starts its transfer again
+                    }
                     guard progress.completedBytes > said.upload else { return false }
                     said.upload = progress.completedBytes
                 case .download:
-                    guard progress.completedBytes > said.download else { return false }
+                    let totalNewlyKnown =
+                        progress.completedBytes == said.download && progress.totalBytes != nil && !said.downloadTotal
+                    guard progress.completedBytes > said.download || totalNewlyKnown else { return false }
                     said.download = progress.completedBytes
+                    said.downloadTotal = progress.totalBytes != nil
                 }
                 return true
             }

@@ -8,7 +8,7 @@ extension ByteStream {
         let elapsed = DataRequest.stopwatch(clock)
         let lastArrival = Lock(Duration.zero)
         let buffer = self.buffer
-        buffer.onArrival { lastArrival.value = elapsed() }
+        buffer.onArrival { _ in lastArrival.value = elapsed() }
         let task = Task {
             while !Task.isCancelled && !buffer.isEnded {
                 let now = elapsed()

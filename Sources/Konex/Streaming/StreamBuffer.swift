@@ -14,7 +14,7 @@ final class StreamBuffer: Sendable {
         /// A producer waiting for room (back pressure): resumed when the reader takes a chunk or the stream ends.
         var spaceWaiter: CheckedContinuation<Void, Never>?
         var cancelled = false
-        var onArrival: (@Sendable () -> Void)?
+        var onArrival: [@Sendable (Int) -> Void] = []
         var onEnd: [@Sendable () -> Void] = []
     }
 
@@ -33,8 +33,15 @@ final class StreamBuffer: Sendable {
     /// How the stream ended: `nil` while it runs or after a clean end.
     var endError: (any Error)? { state.withLock { $0.end ?? nil } }
 
-    /// Called after each chunk arrives (for idle timeouts).
-    func onArrival(_ hook: @escaping @Sendable () -> Void) { state.withLock { $0.onArrival = hook } }
+    /// Called with each chunk's size as it arrives (idle timeouts, progress).
+    /// - Returns: The bytes already held, which arrived before the hook.
+    @discardableResult
+    func onArrival(_ hook: @escaping @Sendable (Int) -> Void) -> Int {
+        state.withLock { state in
+            state.onArrival.append(hook)
+            return state.buffered
+        }
+    }
 
     /// Called once when the stream ends, however it ends.
     func onEnd(_ hook: @escaping @Sendable () -> Void) {
@@ -49,9 +56,9 @@ final class StreamBuffer: Sendable {
     @discardableResult
     func yield(_ chunk: Data) -> Bool {
         var overflowed = false
-        let (accepted, waiter, hook) = state.withLock {
-            state -> (Bool, CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?) in
-            guard state.end == nil else { return (false, nil, nil) }
+        let (accepted, waiter, hooks) = state.withLock {
+            state -> (Bool, CheckedContinuation<Data?, any Error>?, [@Sendable (Int) -> Void]) in
+            guard state.end == nil else { return (false, nil, []) }
             if let waiter = state.waiter {
                 state.waiter = nil
                 return (true, waiter, state.onArrival)
@@ -60,13 +67,13 @@ final class StreamBuffer: Sendable {
             // fail a transfer for the size of the transport's reads rather than for a reader that fell behind.
             if state.buffered > 0, state.buffered + chunk.count > limit {
                 overflowed = true
-                return (false, nil, nil)
+                return (false, nil, [])
             }
             state.chunks.append(chunk)
             state.buffered += chunk.count
             return (true, nil, state.onArrival)
         }
-        hook?()
+        for hook in hooks { hook(chunk.count) }
         waiter?.resume(returning: chunk)
         if overflowed {
             end(StreamFailure.bufferOverflow(limit: limit))

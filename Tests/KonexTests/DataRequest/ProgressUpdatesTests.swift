@@ -5,8 +5,8 @@ import Testing
 
 @testable import Konex
 
-/// Progress as a sequence: both ends of both directions for every successful request, in order, never backwards,
-/// finished with the request however it ends.
+/// Progress as a sequence: both ends of both directions for every successful request, in order, never backwards
+/// within an attempt, finished with the request however it ends.
 @Suite struct ProgressUpdatesTests {
     struct Upload: KonexRequest {
         let path = "/upload"
@@ -24,7 +24,11 @@ import Testing
     func bothEnds(_ updates: [TransferProgress], _ direction: TransferProgress.Direction) -> Bool {
         let way = updates.filter { $0.direction == direction }
         guard let first = way.first, let last = way.last else { return false }
-        let forward = zip(way, way.dropFirst()).allSatisfy { $0.completedBytes < $1.completedBytes }
+        // Forward, or the same count once more with a total that was unknown (a body of unknown length ending).
+        let forward = zip(way, way.dropFirst()).allSatisfy {
+            $0.completedBytes < $1.completedBytes
+                || ($0.completedBytes == $1.completedBytes && $0.totalBytes == nil && $1.totalBytes != nil)
+        }
         return first.completedBytes == 0 && last.fractionCompleted == 1 && forward
     }
 
@@ -65,9 +69,22 @@ import Testing
         #expect(mock.requestCount == 1)
     }
 
-    @Test func aRetryNeverMakesTheSequenceGoBackwards() async throws {
+    /// Each attempt's updates, split where an attempt starts again (upload at 0).
+    func attempts(_ updates: [TransferProgress]) -> [[TransferProgress]] {
+        var attempts: [[TransferProgress]] = []
+        for update in updates {
+            if update.direction == .upload, update.completedBytes == 0 || attempts.isEmpty {
+                attempts.append([update])
+            } else {
+                attempts[attempts.count - 1].append(update)
+            }
+        }
+        return attempts
+    }
+
+    @Test func aRetrysProgressIsItsOwnAndTheLastUpdateIsTheAnswers() async throws {
         let mock = MockTransport(clock: ImmediateClock())
-        mock.stub(.post("/v1/upload"), .status(503), times: .once)
+        mock.stub(.post("/v1/upload"), .data(Data(repeating: 9, count: 2_048), status: 503), times: .once)
         mock.stub(.post("/v1/upload"), .data(Data(repeating: 2, count: 512)))
         let client = KonexClient.mocked(mock, baseURL: api)
         let (request, progress) = client.request(Upload()).trackingProgress()
@@ -75,8 +92,48 @@ import Testing
         _ = try await request.validate().retry(RetryPolicy(retryingNonIdempotent: true)).response()
         let seen = await updates
         #expect(mock.requestCount == 2)
-        #expect(bothEnds(seen, .upload))
+        #expect(seen.last == TransferProgress(direction: .download, completedBytes: 512, totalBytes: 512), "\(seen)")
+        let split = attempts(seen)
+        #expect(split.count == 2, "\(seen)")
+        for attempt in split {  // within an attempt, each direction from 0 to its end, never backwards
+            #expect(bothEnds(attempt, .upload) && bothEnds(attempt, .download), "\(attempt)")
+        }
+    }
+
+    @Test func aStreamCountsItsBytesAndEndsOnItsSize() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/v1/feed"), .chunks([.text("data: 1\n\n"), .text("data: 22\n\n"), .text("data: 333\n\n")]))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        let (request, progress) = client.request("feed").trackingProgress()
+        async let updates = collected(progress)
+        let stream = try await request.stream()
+        var read = 0
+        for try await chunk in stream.chunks { read += chunk.count }
+        let seen = await updates
+        #expect(read == 30)
+        #expect(seen.last == TransferProgress(direction: .download, completedBytes: 30, totalBytes: 30), "\(seen)")
         #expect(bothEnds(seen, .download))
+    }
+
+    @Test func aBodyOfUnknownLengthEndsWithItsByteCountAsTheTotal() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.get("/v1/chunked"), .chunks([.text("abc"), .text("defg")]))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        let (request, progress) = client.request("chunked").trackingProgress()
+        async let updates = collected(progress)
+        _ = try await request.response()
+        let seen = await updates
+        #expect(seen.last == TransferProgress(direction: .download, completedBytes: 7, totalBytes: 7), "\(seen)")
+    }
+
+    @Test func aStreamOrAWebSocketRefusedBeforeItStartsEndsTheSequence() async throws {
+        let client = KonexClient.mocked(MockTransport(clock: ImmediateClock()), baseURL: api)
+        let (streamed, streamProgress) = client.request("feed").process(.keyPath("data")).trackingProgress()
+        await #expect(throws: KonexError.self) { _ = try await streamed.stream() }
+        #expect(await collected(streamProgress).isEmpty)  // returns: the sequence ended
+        let (socket, socketProgress) = client.request("chat").process(.keyPath("data")).trackingProgress()
+        await #expect(throws: KonexError.self) { _ = try await socket.webSocket() }
+        #expect(await collected(socketProgress).isEmpty)
     }
 
     @Test func aFailureEndsTheSequenceWithoutAMadeUpEnd() async throws {
