@@ -75,9 +75,7 @@
                 guard Self.recordTypes.contains(where: { type.contains($0) }) else {
                     return (head, HTTPBody(stream.chunks, length: length, iterationBehavior: .single))
                 }
-                let records = BoundedRecords(
-                    stream.chunks, eventsSpanLines: type.contains("text/event-stream"),
-                    splitsOnRecordSeparator: type.contains("application/json-seq"))
+                let records = BoundedRecords(stream.chunks, eventsSpanLines: type.contains("text/event-stream"))
                 return (head, HTTPBody(records, length: length, iterationBehavior: .single))
             } catch let error as KonexError where error.underlyingError is ForTheRetriers {
                 // No retrier took it: the generated code handles the status it documents.

@@ -133,14 +133,13 @@
         /// The record limits alone, on small numbers: an event of many short lines, a JSON sequence's records, and an
         /// RS that must not reset an event stream's line.
         @Test func recordLimitsCountLinesEventsAndSeparators() async throws {
-            func run(_ text: String, events: Bool, rs: Bool = false) async -> StreamFailure.Kind? {
+            func run(_ text: String, events: Bool) async -> StreamFailure.Kind? {
                 let chunks = AsyncStream<Data> { continuation in
                     for byte in text.utf8 { continuation.yield(Data([byte])) }
                     continuation.finish()
                 }
                 let bounded = BoundedRecords(
-                    chunks, eventsSpanLines: events, splitsOnRecordSeparator: rs, maximumLineLength: 10,
-                    maximumEventSize: 25)
+                    chunks, eventsSpanLines: events, maximumLineLength: 10, maximumEventSize: 25)
                 do {
                     for try await _ in bounded {}
                     return nil
@@ -154,7 +153,10 @@
             #expect(await run("data: 1234\ndata: 5678\ndata: 9abc\n", events: true) == .eventTooLarge)
             #expect(await run("data: 12345\n", events: true) == .lineTooLong)
             #expect(await run("data: 12\u{1E}345678\n", events: true) == .lineTooLong)
-            #expect(await run("\u{1E}{\"a\":1}\n\u{1E}{\"b\":2}\n", events: false, rs: true) == nil)
+            #expect(await run("\u{1E}{\"a\":1}\n\u{1E}{\"b\":2}\n", events: false) == nil)
+            // CRLF ends a line once: it must not read as a line and a blank one, resetting the event every line.
+            #expect(await run("data: 1234\r\ndata: 5678\r\ndata: 9abc\r\n", events: true) == .eventTooLarge)
+            #expect(await run("data: 1234\r\ndata: 5678\r\n\r\ndata: 9\r\n\r\n", events: true) == nil)
             #expect(await run("{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n", events: false) == nil)
         }
 

@@ -88,18 +88,19 @@ extension DataRequest {
                 let outcome = await send(
                     request, into: target, through: chain, attempt: attempt, startDate: startDate, started: started)
                 recorders.attemptDidEnd(outcome, attempt: attempt)
-                // a retry budget counts every request sent, not only the failed ones
-                if attempt == 1, !retriers.isEmpty {
-                    Self.count(request, answeredBy: outcome, in: retriers, budget: client.retryBudget)
-                }
 
                 // 5. plugins see the response
                 if !plugins.isEmpty { await Self.tell(plugins, received: outcome, for: request) }
 
                 // 6. validate
                 let failure: KonexError
+                // (a retry budget counts every request sent, not only the failed ones; a cache hit sent nothing)
+                let counted = attempt == 1 && !retriers.isEmpty
                 switch outcome {
                 case .success(let received):
+                    if counted, received.answer.provenance.source != .cache {
+                        Self.count(request, in: retriers, budget: client.retryBudget)
+                    }
                     guard var rejection = validate(received, request: request, validators: validators) else {
                         // 7. process
                         var exchange = try process(received, request: request, endpoint: endpoint, shared: shared)
@@ -110,6 +111,7 @@ extension DataRequest {
                     rejection.attempt = attempt
                     failure = rejection
                 case .failure(var error):
+                    if counted { Self.count(request, in: retriers, budget: client.retryBudget) }
                     error.attempt = attempt
                     failure = error
                 }

@@ -80,13 +80,11 @@ extension DataRequest {
     }
 
     /// Counts a request that reached the network in the client's retry budget, and tells the retriers (a budget of
-    /// their own counts it); an answer from the cache sent nothing, so it is not counted.
-    static func count(
-        _ request: TransportRequest, answeredBy outcome: Result<TransportResponse, KonexError>,
-        in retriers: Layers<any RequestRetrier>,
-        budget: RetryBudget
+    /// their own counts it).
+    // Not inlined into `run`: its locals would take room in every parked request's frame.
+    @inline(never) static func count(
+        _ request: TransportRequest, in retriers: Layers<any RequestRetrier>, budget: RetryBudget
     ) {
-        if case .success(let received) = outcome, received.answer.provenance.source == .cache { return }
         budget.recordRequest(to: request.origin)
         for retrier in retriers { retrier.requestWillStart(request) }
     }

@@ -34,15 +34,7 @@ extension DataRequest {
                 answer = try await exchange(request, into: target, through: chain, report: report, observer: observer)
             }
             let now = ContinuousClock.now
-            if let report, !report.hasFinished {
-                report.headArrived(answer.response)
-                if let stream = answer.payload.stream {
-                    report.counts(stream, of: answer.response)
-                } else {
-                    let size = answer.payload.file.map(BodyFile.size(of:)) ?? Int64(answer.payload.inMemory.count)
-                    report.finished(size, of: answer.response, counted: false)
-                }
-            }
+            if let report, !report.hasFinished { report.answered(by: answer) }
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled {
                 // A streamed transfer nobody will read stops here, not at its server's end.

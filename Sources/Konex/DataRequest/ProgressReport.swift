@@ -45,6 +45,19 @@ struct ProgressReport: Sendable {
         handler(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
     }
 
+    /// Says the ends of an answer whose body was not counted as it came: whole already (a transport's, a cache's, a
+    /// mock's), in a file, or a stream counted from now on.
+    // Not inlined: it would take room in every request's async frame, reported or not.
+    @inline(never) func answered(by answer: Answer) {
+        headArrived(answer.response)
+        if let stream = answer.payload.stream {
+            counts(stream, of: answer.response)
+        } else {
+            let size = answer.payload.file.map(BodyFile.size(of:)) ?? Int64(answer.payload.inMemory.count)
+            finished(size, of: answer.response, counted: false)
+        }
+    }
+
     /// Counts a streamed body as its chunks arrive (the bytes already held first), and says its end when it ends
     /// cleanly: what `stream()` reports, read however the caller reads it.
     func counts(_ stream: ByteStream, of response: ResponseHead) {

@@ -1,16 +1,16 @@
 /// Splits bytes that arrive in chunks into lines ended by LF, CR or CRLF, also when a line end or a line is cut
-/// between two chunks. A line longer than `maximumLength` is an error, so one endless line cannot take all memory.
-struct LineSplitter: Sendable {
-    let maximumLength: Int
+/// between two chunks. The one splitter of every line reader: Konex's streams and KonexOpenAPI's record limits. A line longer than `maximumLength` is an error, so one endless line cannot take all memory.
+package struct LineSplitter: Sendable {
+    package let maximumLength: Int
     /// The start of a line whose end has not arrived yet.
     private var carry: [UInt8] = []
     /// The previous chunk ended with CR: an LF at the start of the next one belongs to it.
     private var afterCR = false
 
-    init(maximumLength: Int) { self.maximumLength = maximumLength }
+    package init(maximumLength: Int) { self.maximumLength = maximumLength }
 
     /// Calls `line` with each complete line in `bytes` (without its ending), in order.
-    mutating func split(
+    package mutating func split(
         _ bytes: UnsafeRawBufferPointer, _ line: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         var start = 0

@@ -37,6 +37,7 @@ extension TLSCapable {
 extension TLSSettings {
     /// Asks `transport` whether it applies these settings, before a request to `url` is sent: its refusal as a
     /// ``TransportFailure`` of kind ``TransportFailure/Kind/secureConnectionFailed`` (never retried).
+    // Not inlined: a parked request's async frame would hold room for the refusal it almost never builds.
     func check(appliedBy transport: any TLSCapable, for url: URL) throws {
         do {
             try transport.checkCanApply(self)
