@@ -62,16 +62,14 @@ struct ProgressReport: Sendable {
     /// cleanly: what `stream()` reports, read however the caller reads it.
     func counts(_ stream: ByteStream, of response: ResponseHead) {
         let received = Lock(Int64(0))
-        let held =
-            Int64(stream.heldBytes)
-            + Int64(
-                stream.buffer.onArrival { count in
-                    let total = received.withLock { received in
-                        received += Int64(count)
-                        return received
-                    }
-                    self.received(total, of: response)
-                })
+        let heldBeforeHook = stream.buffer.onArrival { count in
+            let total = received.withLock { received in
+                received += Int64(count)
+                return received
+            }
+            self.received(total, of: response)
+        }
+        let held = Int64(stream.heldBytes + heldBeforeHook)
         let start = received.withLock { received in
             received += held
             return received
