@@ -41,12 +41,16 @@ extension HTTPCache {
             }
             let refreshed = stored.updated(by: reply.response, requestDate: requestDate, responseDate: now())
             await io { self.storage.store(refreshed, forKey: key) }
-            // The 304's `Set-Cookie` is for this caller only: never stored, never replayed to the next one.
-            var answered = refreshed
-            if let cookie = reply.response.value(forHTTPHeaderField: "Set-Cookie") {
-                answered.headers["Set-Cookie"] = cookie
+            // The 304's `Set-Cookie` lines are for this caller only: never stored, never replayed to the next one,
+            // and each its own field (RFC 9110 §5.3: they cannot be joined into one).
+            var served = serve(refreshed, key: key, to: request, as: .revalidated)
+            let cookies = reply.response.headerFields.values(for: "Set-Cookie")
+            if !cookies.isEmpty {
+                var fields = served.response.headerFields
+                for cookie in cookies { fields.append("Set-Cookie", cookie) }
+                served.response = ResponseHead(
+                    statusCode: served.response.statusCode, headerFields: fields, url: served.response.url)
             }
-            var served = serve(answered, key: key, to: request, as: .revalidated)
             served.queueTime = reply.queueTime
             return served
         }

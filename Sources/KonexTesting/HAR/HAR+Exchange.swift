@@ -3,7 +3,8 @@ import Konex
 
 extension HAR.Entry {
     /// An entry for one exchange; binary bodies are base64 with an explicit marker.
-    init(request: URLRequest, response: HTTPURLResponse, body: Data, startedAt: Date, duration: Duration) {
+    /// Each response field as it came, repeats apart (every `Set-Cookie` line its own entry, as HAR writes them).
+    init(request: URLRequest, response: ResponseHead, body: Data, startedAt: Date, duration: Duration) {
         let url = request.url?.absoluteString ?? ""
         let requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
             .map { HAR.NameValue(name: $0.key, value: $0.value) }
@@ -17,8 +18,10 @@ extension HAR.Entry {
                 postData = HAR.PostData(mimeType: mime, text: requestBody.base64EncodedString(), _encoding: "base64")
             }
         }
-        let responseHeaders = HTTPHeaders(response).dictionary.sorted { $0.key.lowercased() < $1.key.lowercased() }
-            .map { HAR.NameValue(name: $0.key, value: $0.value) }
+        // Sorted by name (stable: repeats keep their order), so a recording reads the same whatever the transport.
+        let responseHeaders = response.headerFields.fields.enumerated()
+            .sorted { ($0.element.name.lowercased(), $0.offset) < ($1.element.name.lowercased(), $1.offset) }
+            .map { HAR.NameValue(name: $0.element.name, value: $0.element.value) }
         let mime = response.value(forHTTPHeaderField: "Content-Type") ?? ""
         let text = String(data: body, encoding: .utf8)
         let milliseconds = Double(duration / .microseconds(1)) / 1000

@@ -98,7 +98,7 @@ public actor RecordingTransport: Transport {
         let started = now()
         let begin = ContinuousClock.now
         let (head, body) = try await live.send(request, context: context)
-        let response = head.httpURLResponse
+        let response = head
         if let data = body.data {
             try record(
                 urlRequest, response, body: data, startedAt: started, duration: ContinuousClock.now - begin,
@@ -173,7 +173,7 @@ public actor RecordingTransport: Transport {
 
     /// Adds one redacted entry and writes the archive.
     func record(
-        _ request: URLRequest, _ response: HTTPURLResponse, body: Data, startedAt: Date, duration: Duration,
+        _ request: URLRequest, _ response: ResponseHead, body: Data, startedAt: Date, duration: Duration,
         redaction: Redaction, chunks: [HAR.ChunkTiming]? = nil, webSocketMessages: [HAR.WebSocketMessage]? = nil
     ) throws {
         var entry = HAR.Entry(

@@ -18,7 +18,7 @@ extension RecordingTransport: WebSocketTransport {
         let channel = try await sockets.connect(head, options: options)
         return RecordingWebSocketChannel(base: channel) { messages in
             try? await self.record(
-                request, channel.response.httpURLResponse, body: Data(), startedAt: started,
+                request, channel.response, body: Data(), startedAt: started,
                 duration: ContinuousClock.now - begin,
                 redaction: redaction, webSocketMessages: messages)
         }
