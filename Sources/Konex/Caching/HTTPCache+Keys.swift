@@ -14,8 +14,10 @@ extension HTTPCache {
     ]
 
     /// The key a request's response is stored under: its URL without the fragment, then the ``partition`` when one
-    /// is set, else a digest of the request's credentials (every header the client's ``Redaction`` calls a
-    /// credential, ``Redaction/isCredential(header:)``, and the cookies `cookieStorage` would add), so that one
+    /// is set, else a digest of the request's credentials (every header that is a credential by its built-in meaning,
+    /// ``Redaction/isCredential(header:)`` of ``Redaction/default``, or that the client's ``Redaction`` adds; never a
+    /// per-request nonce such as `Idempotency-Key` or `X-Request-ID`; and the cookies `cookieStorage` would add), so
+    /// that one
     /// account is never served another's response. Compared as digests keyed by the storage's secret; the values
     /// themselves are never stored.
     /// - Parameter request: A request.
@@ -35,13 +37,18 @@ extension HTTPCache {
     /// The credentials a request carries, as one text, or `nil` when it carries none.
     private func credentials(of request: TransportRequest, url: URL) -> String? {
         var found: String?
-        // The client's one notion of a credential (the redirect rules drop the same headers), every line of each,
-        // names folded and sorted so the key does not depend on the order or the case they were written in.
-        let redaction = Redaction.current
+        // A credential by its built-in meaning (Redaction.default's), and whatever else the client's redaction calls
+        // one: a redaction changed to show a header in logs must not let two accounts share entries. Every line of
+        // each, names folded and sorted so the key does not depend on the order or the case they were written in.
+        // Per-request nonces are named like keys but identify no one: they would make every request a miss.
+        let own = Redaction.bound
         let fields = request.headerFields.fields
         if !fields.isEmpty {
             var lines: [(name: String, value: String)] = []
-            for field in fields where redaction.isCredential(header: field.name) {
+            for field in fields
+            where (Redaction.default.isCredential(header: field.name) || own?.isCredential(header: field.name) == true)
+                && !Self.isPerRequestNonce(field.name)
+            {
                 lines.append((HTTPHeaders.folded(field.name), field.value))
             }
             for line in lines.enumerated().sorted(by: { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }) {
@@ -56,6 +63,15 @@ extension HTTPCache {
         }
         return found
     }
+
+    /// Headers that differ on every request by design (an idempotency key, a request or correlation id, trace
+    /// context), in ``SecretName``'s normal form.
+    static let perRequestNonces: Set<String> = [
+        "idempotency_key", "x_idempotency_key", "request_id", "x_request_id", "correlation_id", "x_correlation_id",
+        "traceparent", "tracestate", "x_amzn_trace_id", "x_cloud_trace_context", "x_b3_traceid", "x_b3_spanid",
+    ]
+
+    static func isPerRequestNonce(_ name: String) -> Bool { perRequestNonces.contains(SecretName.normalized(name)) }
 
     /// A digest of `text` keyed by the storage's secret (HMAC-SHA-256, 128 bits shown), remembered for the last
     /// values seen so a hit does not hash again.
