@@ -144,6 +144,8 @@ enum Received {
                 body.cancel()
                 throw tooLarge(request, response, limit: limit, size: .announced)
             }
+            // A transport's file (it wrote the body itself) is the reader's: read into memory, it is removed.
+            defer { if case .file(let file) = body.storage { BodyFile.remove(file) } }
             report?.headArrived(response)
             let data = try await gather(body, of: response, to: request, limit: limit, report: report)
             report?.finished(Int64(data.count), of: response, counted: true)

@@ -1,20 +1,43 @@
 import Foundation
 
 /// One task's delegate: forwards body bytes sent and folds `URLSessionTaskMetrics` into ``TransferPhases``.
+///
+/// A task delegate that implements a method takes it from the session's delegate, so both go on to the delegate of
+/// a session the caller handed ``URLSessionTransport/init(session:redirectPolicy:)`` too: its metrics and upload
+/// progress must not stop because Konex watches the same task.
 final class TaskObserver: NSObject, URLSessionTaskDelegate, Sendable {
     let observer: TransferObserver
+    /// The caller's session delegate, when the session was the caller's.
+    let forwardee: (any URLSessionTaskDelegate)?
 
-    init(observer: TransferObserver) { self.observer = observer }
+    init(observer: TransferObserver, forwardingTo forwardee: (any URLSessionDelegate)? = nil) {
+        self.observer = observer
+        self.forwardee = forwardee as? any URLSessionTaskDelegate
+    }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
         observer.progress?(TransferProgress(uploaded: totalBytesSent, expected: totalBytesExpectedToSend))
+        #if canImport(Darwin)
+            forwardee?.urlSession?(
+                session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+                totalBytesExpectedToSend: totalBytesExpectedToSend)
+        #else
+            forwardee?.urlSession(
+                session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent,
+                totalBytesExpectedToSend: totalBytesExpectedToSend)
+        #endif
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
         if let phases = TransferPhases(metrics) { observer.phases?(phases) }
+        #if canImport(Darwin)
+            forwardee?.urlSession?(session, task: task, didFinishCollecting: metrics)
+        #else
+            forwardee?.urlSession(session, task: task, didFinishCollecting: metrics)
+        #endif
     }
 }
 

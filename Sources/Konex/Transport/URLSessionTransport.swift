@@ -152,7 +152,9 @@ public final class URLSessionTransport: Transport {
             let (response, stream) = try await stream(prepared, bufferLimit: context.bufferLimit, observer: observer)
             return (ResponseHead(response), ResponseBody(stream))
         default:
-            let (data, response) = try await exchange(prepared, delegate: observer.map { TaskObserver(observer: $0) })
+            let forwardee = (session.delegate as? SessionDelegate)?.forwardee
+            let (data, response) = try await exchange(
+                prepared, delegate: observer.map { TaskObserver(observer: $0, forwardingTo: forwardee) })
             return (ResponseHead(response), ResponseBody(data))
         }
     }
@@ -182,7 +184,10 @@ public final class URLSessionTransport: Transport {
         do {
             let (file, response) =
                 if let observer {
-                    try await session.download(for: request, delegate: TaskObserver(observer: observer))
+                    try await session.download(
+                        for: request,
+                        delegate: TaskObserver(
+                            observer: observer, forwardingTo: (session.delegate as? SessionDelegate)?.forwardee))
                 } else {
                     try await session.download(for: request)
                 }

@@ -131,4 +131,44 @@ import Testing
         #expect(answer.statusCode == 401)  // the challenge's own response, as without a delegate
         #expect(delegate.seen.value == [NSURLAuthenticationMethodHTTPBasic])
     }
+
+    /// A delegate that counts the upload progress it is told of.
+    final class CountingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+        let sent = Lock<[Int64]>([])
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+            totalBytesExpectedToSend: Int64
+        ) {
+            sent.withLock { $0.append(totalBytesSent) }
+        }
+    }
+
+    /// Issue 55, item 11: Konex's own task delegate (it watches upload progress, and on Apple platforms every task's
+    /// metrics) takes those callbacks from the session's delegate, so it passes them on to the caller's, once.
+    @Test func theCallersDelegateStillHearsUploadProgressWhenKonexWatchesTheTaskToo() async throws {
+        let mock = MockTransport()
+        mock.stub(.post("/v1/upload"), .string("ok"))
+        let server = try LoopbackServer(answeringWith: mock)
+        defer { server.stop() }
+        let delegate = CountingDelegate()
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        let client = KonexClient(baseURL: server.url, transport: URLSessionTransport(session: session))
+        // An interceptor takes the body whole: the request goes through `data(for:delegate:)` with Konex's task
+        // delegate, the path Apple platforms take for every request.
+        client.interceptors = [ConcurrencyLimit(maximum: 4)]
+        struct Upload: KonexRequest {
+            let path = "/v1/upload"
+            let method = HTTPMethod.post
+            var body: RequestBody? { .data(Data(repeating: 7, count: 64 << 10), contentType: "application/octet-stream") }
+        }
+        let body = Data(repeating: 7, count: 64 << 10)
+        let heard = Lock<[Int64]>([])
+        _ = try await client.request(Upload())
+            .onProgress { update in
+                if update.direction == .upload { heard.withLock { $0.append(update.completedBytes) } }
+            }
+            .responseString()
+        #expect(heard.value.last == Int64(body.count))
+        #expect(delegate.sent.value.filter { $0 == Int64(body.count) }.count == 1, "\(delegate.sent.value)")
+    }
 }
