@@ -159,7 +159,9 @@ import Testing
         struct Upload: KonexRequest {
             let path = "/v1/upload"
             let method = HTTPMethod.post
-            var body: RequestBody? { .data(Data(repeating: 7, count: 64 << 10), contentType: "application/octet-stream") }
+            var body: RequestBody? {
+                .data(Data(repeating: 7, count: 64 << 10), contentType: "application/octet-stream")
+            }
         }
         let body = Data(repeating: 7, count: 64 << 10)
         let heard = Lock<[Int64]>([])
