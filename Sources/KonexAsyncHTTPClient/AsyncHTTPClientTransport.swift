@@ -234,6 +234,10 @@
             if let channel = error as? ChannelError, case .ioOnClosedChannel = channel { return true }
             if let client = error as? HTTPClientError, client == .remoteConnectionClosed { return true }
             if let io = error as? IOError, io.errnoCode == ECONNRESET { return true }
+            // Bytes an earlier response left past its Content-Length, read as the start of this answer: no head of
+            // this request's came (the head is not whole until `execute` returns), and NIO closes a connection whose
+            // parser failed, so the request goes again on another.
+            if error is HTTPParserError { return true }
             return false
         }
 

@@ -30,9 +30,14 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
     ///   - keptAliveOnce: When given, the first connection answers its first request with it (a keep-alive answer),
     ///     then reads the next request on that connection and closes without a word: a server whose keep-alive timer
     ///     fired as the client reused the connection. Later connections get `reply`.
+    ///   - reuseAnswer: What the kept-alive connection writes to the request it reused before it closes (nothing by
+    ///     default): bytes a response left over past its `Content-Length`, read as the start of the next answer.
     ///   - port: The port to listen on (one ``MisbehavingServer/unusedPort()`` gave: a server that comes up where a
     ///     client found nothing); 0, the default, for any free one.
-    public init(reply: Data, holdingReplies: Bool = false, keptAliveOnce: Data? = nil, port: UInt16 = 0) throws {
+    public init(
+        reply: Data, holdingReplies: Bool = false, keptAliveOnce: Data? = nil, reuseAnswer: Data = Data(),
+        port: UInt16 = 0
+    ) throws {
         holds = holdingReplies
         let listener = socket(AF_INET, streamSocketType, 0)
         guard listener >= 0, let bound = Self.bindToLoopback(listener, port: port), listen(listener, 16) == 0 else {
@@ -74,7 +79,8 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
                 readRequest()
                 if let keptAlive = keptAliveOnce, connections == 0 {
                     write(keptAlive)
-                    readRequest()  // the reused connection's request, which gets no answer
+                    readRequest()  // the reused connection's request, which gets no answer (or leftover bytes)
+                    if !reuseAnswer.isEmpty { write(reuseAnswer) }
                 } else {
                     if holdingReplies { gate.wait() }
                     write(reply)
