@@ -10,6 +10,18 @@ package enum BodyFile {
         FileManager.default.temporaryDirectory.appendingPathComponent("konex-\(UUID().uuidString).body")
     }
 
+    /// Creates `file` readable and writable by its owner alone (0600) and writes `contents`: bodies hold what a
+    /// server or a caller sent, and the temporary folder is shared on Linux. Created with that mode, never widened
+    /// and narrowed after (`createFile` writes first, then sets attributes).
+    /// - Throws: The `errno` of a file that cannot be created (or already exists).
+    static func createOwnerOnly(_ file: URL, contents: Data = Data()) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw posixError() }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        defer { try? handle.close() }
+        if !contents.isEmpty { try handle.write(contentsOf: contents) }
+    }
+
     static func prefix(of file: URL, limit: Int) -> Data {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return Data() }
         defer { try? handle.close() }

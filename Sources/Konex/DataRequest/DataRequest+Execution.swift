@@ -50,6 +50,7 @@ extension DataRequest {
         // A compressed body is made once: every attempt sends the same bytes (an encoder need not repeat itself:
         // JSONEncoder's key order varies between runs), and its temporary file lives as long as the request.
         let compressedBody = bodyCompression == nil ? nil : Self.compressedBody(of: first)
+        defer { compressedBody?.callEnded() }
         var built: TransportRequest? = consume first
 
         let adapters = Layers(shared.adapters, endpoint?.requestAdapters, self.adapters)

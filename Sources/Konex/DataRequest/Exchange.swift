@@ -29,7 +29,7 @@ extension Exchange {
         case .file(let file, _): return file
         case .data(let data):
             let file = BodyFile.temporary()
-            do { try data.write(to: file) } catch {
+            do { try BodyFile.createOwnerOnly(file, contents: data) } catch {
                 throw failure(.fileSystem, "cannot write the body to \(file.path)", error)
             }
             return file

@@ -11,7 +11,7 @@ struct ProgressReport: Sendable {
 
     init(_ handler: @escaping @Sendable (TransferProgress) -> Void, request: TransportRequest) {
         self.handler = handler
-        uploadSize = Int64(request.httpBody?.count ?? 0)
+        uploadSize = Int64(request.body?.byteCount ?? 0)
     }
 
     /// Nothing has moved yet.

@@ -156,7 +156,7 @@ enum Received {
                 return .file(file, errorHead: errorHead(of: response, in: file))
             case .whole(let data):
                 let file = BodyFile.temporary()
-                try data.write(to: file)
+                try BodyFile.createOwnerOnly(file, contents: data)
                 // The start of an error body is at hand: not read back from the file just written.
                 let head = (200..<300).contains(response.statusCode) ? Data() : data.prefix(BodyFile.errorBodyLimit)
                 return .file(file, errorHead: head)
@@ -229,9 +229,7 @@ enum Received {
         var received: Int64 = 0
         let file = BodyFile.temporary()
         do {
-            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-            }
+            try BodyFile.createOwnerOnly(file)
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }
             for try await chunk in body {

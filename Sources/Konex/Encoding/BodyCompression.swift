@@ -32,6 +32,9 @@ public struct BodyCompression: Sendable, Hashable, CustomStringConvertible {
             self.body = body
             self.coding = coding
         }
+
+        /// The call ended: its temporary file goes now, whoever still holds the request.
+        func callEnded() { (body.keepsAlive as? TemporaryBodyFile)?.remove() }
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
@@ -41,12 +44,15 @@ public struct BodyCompression: Sendable, Hashable, CustomStringConvertible {
 extension DataRequest {
     /// Compresses the request body, for large uploads to a server that reads `Content-Encoding`.
     ///
-    /// The body is compressed in chunks of 64 KiB as the request is built, into memory when it is small and into a
-    /// temporary file otherwise, so a large body costs a few chunks of memory beyond itself; the file goes when the
-    /// request does. Each attempt builds the same bytes, and a 307 or 308 redirect resends them. A body that already
-    /// has a `Content-Encoding`, or is shorter than `minimumBytes`, is sent as it is. Compression uses the system's
-    /// zlib; where none can be loaded the request fails with stage ``KonexError/Stage/invalidRequest`` before anything
-    /// is sent.
+    /// The body is compressed in chunks of 64 KiB as the request is built, into memory when it is up to 1 MiB and
+    /// into a temporary file otherwise (readable by its owner alone, removed when the call ends), so a large body
+    /// costs a few chunks of memory beyond itself; a cancelled call stops between chunks. The body goes with its
+    /// compressed `Content-Length` on every transport, never chunked, so servers that need a length and signed upload
+    /// URLs take it. An adapter that signs the payload reads it with `request.body?.collect(upTo:)` (for a body in a
+    /// file, `httpBody` is `nil`). Each attempt builds the same bytes, and a 307 or 308 redirect resends them. A body
+    /// that already has a `Content-Encoding`, or is shorter than `minimumBytes`, is sent as it is. Compression uses the
+    /// system's zlib; where none can be loaded the request fails with stage ``KonexError/Stage/invalidRequest`` before
+    /// anything is sent.
     /// ```swift
     /// let saved = try await client.request(UploadLog(entries: entries)).compressingBody(.gzip).validate().response()
     /// ```
@@ -81,13 +87,19 @@ extension DataRequest {
         var compressed = request
         do {
             compressed.body = try BodyCompressing.compress(body, size: size, format: compression.format, with: zlib)
+        } catch is CancellationError {
+            throw KonexError(
+                stage: .cancelled, message: "cancelled while compressing the request body", method: request.method,
+                url: request.url, request: request)
         } catch {
             throw KonexError(
                 stage: .fileSystem, message: "cannot compress the request body: \(error)", method: request.method,
                 url: request.url, request: request, underlyingError: error)
         }
         compressed.setValue(compression.name, forHTTPHeaderField: "Content-Encoding")
-        compressed.setValue(nil, forHTTPHeaderField: "Content-Length")
+        // The compressed size is known, in memory or in its file: said, so the body goes with a length (a server that
+        // needs one, a signed upload URL) rather than chunked.
+        compressed.setValue(compressed.body?.byteCount.map(String.init), forHTTPHeaderField: "Content-Length")
         return compressed
     }
 }
@@ -106,7 +118,7 @@ extension DataRequest {
     static func send(_ compressed: BodyCompression.Sent, in request: inout TransportRequest) {
         request.body = compressed.body
         request.setValue(compressed.coding, forHTTPHeaderField: "Content-Encoding")
-        request.setValue(nil, forHTTPHeaderField: "Content-Length")
+        request.setValue(compressed.body.byteCount.map(String.init), forHTTPHeaderField: "Content-Length")
     }
 }
 
@@ -128,9 +140,7 @@ enum BodyCompressing {
             return TransportRequest.Body(storage: .data(output), keepsAlive: CompressedInMemory.mark)
         }
         let file = TemporaryBodyFile()
-        guard FileManager.default.createFile(atPath: file.url.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.url.path])
-        }
+        try BodyFile.createOwnerOnly(file.url)
         let handle = try FileHandle(forWritingTo: file.url)
         defer { try? handle.close() }
         let write: (UnsafeRawBufferPointer) throws -> Void = { try handle.write(contentsOf: Data($0)) }
@@ -146,6 +156,7 @@ enum BodyCompressing {
         case .data(let data):
             var start = data.startIndex
             repeat {
+                try Task.checkCancellation()
                 let end = min(start + chunk, data.endIndex)
                 try body(data[start..<end], end == data.endIndex)
                 start = end
@@ -168,10 +179,11 @@ enum BodyCompressing {
         }
     }
 
-    /// Reads ahead one chunk, so the last is known to be last.
+    /// Reads ahead one chunk, so the last is known to be last; a cancelled call stops between chunks.
     private static func forEachChunk(reading read: () throws -> Data, _ body: (Data, Bool) throws -> Void) throws {
         var current = try read()
         while true {
+            try Task.checkCancellation()
             let next = current.isEmpty ? Data() : try read()
             try body(current, next.isEmpty)
             if next.isEmpty { return }
@@ -185,8 +197,11 @@ final class CompressedInMemory: Sendable {
     static let mark = CompressedInMemory()
 }
 
-/// A temporary file removed when the last request body that holds it goes.
+/// A temporary file removed when the call that made it ends (``DataRequest`` removes it then), or at the latest when
+/// the last request body that holds it goes.
 final class TemporaryBodyFile: Sendable {
     let url = BodyFile.temporary()
+    /// Removes the file now: the call ended, though a `Response` or a `KonexError` may hold its request for long.
+    func remove() { BodyFile.remove(url) }
     deinit { BodyFile.remove(url) }
 }

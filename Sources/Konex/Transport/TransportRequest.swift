@@ -149,6 +149,16 @@ public struct TransportRequest: Sendable {
         /// - Parameter file: A file URL.
         public static func file(_ file: URL) -> Body { Body(storage: .file(file)) }
 
+        /// The body's size in bytes when it is known without reading it: bytes in memory, or a file's size; `nil` for
+        /// a stream.
+        public var byteCount: Int? {
+            switch storage {
+            case .data(let data): data.count
+            case .file(let file): Int(BodyFile.size(of: file))
+            case .stream: nil
+            }
+        }
+
         /// Whether the body can be sent again (after a redirect or a retry): bytes and files can, a stream cannot.
         public var canBeSentAgain: Bool {
             if case .stream = storage { return false }
@@ -161,7 +171,9 @@ public struct TransportRequest: Sendable {
             return nil
         }
 
-        /// The whole body as bytes: a file read, a stream drained (so it cannot be sent again).
+        /// The whole body as bytes: a file read, a stream drained (so it cannot be sent again). What an adapter that
+        /// signs the payload reads: a body compressed past 1 MiB is in a file, and ``TransportRequest/httpBody`` is
+        /// `nil` for it.
         /// - Parameter limit: The most bytes to read.
         /// - Throws: ``ResponseBody/TooLong`` past `limit`; the file's or stream's errors.
         public func collect(upTo limit: Int) throws -> Data {

@@ -135,7 +135,16 @@ public final class URLSessionTransport: Transport {
         ResponseHead, ResponseBody
     ) {
         if context.tls != appliedTLS { return try await applying(context.tls).send(request, context: context) }
-        let prepared = Self.prepared(request.urlRequest)
+        var prepared = Self.prepared(request.urlRequest)
+        #if canImport(FoundationNetworking)
+            // libcurl sends a body stream chunked, and with a Content-Length beside it (a compressed body says its
+            // length) servers refuse the request (gunicorn: 400). A file's bytes go mapped, not copied: libcurl then
+            // sends them with their length.
+            if case .file(let file)? = request.body?.storage {
+                prepared.httpBodyStream = nil
+                prepared.httpBody = try Data(contentsOf: file, options: .alwaysMapped)
+            }
+        #endif
         // A task of its own delegate costs a little: only for someone who listens, and for phases only where the
         // system measures them (FoundationNetworking never delivers task metrics).
         #if canImport(Darwin)

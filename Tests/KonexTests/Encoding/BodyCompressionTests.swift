@@ -107,6 +107,79 @@ import Testing
         #expect(untouched)
     }
 
+    /// An adapter that signs the payload, as a signed-upload or request-signing scheme does: it reads the body it
+    /// will send (a compressed body past 1 MiB is in a file, so `httpBody` is nil) and notes where the file is.
+    struct Signer: RequestAdapter {
+        let seen: Lock<(bytes: Data?, file: URL?, mode: Int?)>
+        func adapt(_ request: TransportRequest) async throws -> TransportRequest {
+            var file: URL?
+            if case .file(let url)? = request.body?.storage { file = url }
+            let mode = file.flatMap {
+                (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.posixPermissions] as? Int
+            }
+            let bytes = try request.body?.collect(upTo: .max)
+            seen.withLock { $0 = (bytes, file, mode) }
+            var signed = request
+            signed.setValue(String(bytes?.count ?? -1), forHTTPHeaderField: "X-Signed-Length")
+            return signed
+        }
+    }
+
+    @Test func aLargeCompressedBodyGoesWithItsLengthOwnerOnlyAndGoneWhenTheCallEnds() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.post("/v1/logs"), .status(201))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        let seen = Lock<(bytes: Data?, file: URL?, mode: Int?)>((nil, nil, nil))
+        let response = try await client.request(UploadLog(entries: Self.entries)).compressingBody(.gzip)
+            .withAdapter(Signer(seen: seen)).validate().response()
+        let sent = try #require(mock.requests.first)
+        // A length, so servers that need one (411) and signed upload URLs accept it.
+        #expect(sent.header("Content-Length") == String(sent.body.count))
+        // The adapter read the bytes that were sent, from the file they were in.
+        let file = try #require(seen.value.file, "a body this large is compressed into a file")
+        #expect(seen.value.bytes?.count == sent.body.count)
+        #expect(sent.header("X-Signed-Length") == String(sent.body.count))
+        #expect(seen.value.mode == 0o600)
+        // The call ended: the file is gone, though the response still holds the request that names it.
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(response.statusCode == 201)
+    }
+
+    /// A body stream that cancels the task reading it once it has given `cancelAfter` chunks.
+    final class CancellingStream: InputStream {  // read by one task, synchronously
+        var reads = 0
+        let total: Int
+        init(chunks total: Int) {
+            self.total = total
+            super.init(data: Data())
+        }
+        override func open() {}
+        override func close() {}
+        override var hasBytesAvailable: Bool { reads < total }
+        override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+            guard reads < total else { return 0 }
+            reads += 1
+            if reads == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+            buffer.initialize(repeating: UInt8(ascii: "a"), count: len)
+            return len
+        }
+    }
+
+    @Test func aCancelledCallStopsCompressing() async throws {
+        let mock = MockTransport(clock: ImmediateClock())
+        mock.stub(.put("/v1/backup"), .status(201))
+        let client = KonexClient.mocked(mock, baseURL: api)
+        let stream = CancellingStream(chunks: 1_000)  // 64 MB, were it all read
+        var request = TransportRequest(head: RequestHead(method: .put, url: URL(string: "https://api.test/v1/backup")!))
+        request.body = TransportRequest.Body(storage: .stream(InputStreamBox(stream)))
+        let error = try await requireThrows(KonexError.self) {
+            _ = try await client.request(request).compressingBody().response()
+        }
+        #expect(error.stage == .cancelled, "\(error)")
+        #expect(stream.reads < 10, "\(stream.reads) chunks read after the cancellation")
+        #expect(mock.requests.isEmpty)
+    }
+
     @Test func aFileBodyIsCompressedInChunksAndItsTemporaryFileGoesWithTheRequest() async throws {
         let source = FileManager.default.temporaryDirectory.appendingPathComponent("konex-gz-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: source) }
