@@ -121,8 +121,10 @@
         ) {
             let upload: (@Sendable (TransferProgress) -> Void)? =
                 context.observesProgress ? { @Sendable in context.reportUpload($0) } : nil
-            let (head, body, url, limits) = try await self.head(for: request, tls: context.tls, uploadProgress: upload)
-            let response = Self.head(status: head.status, headers: head.headers, url: url)
+            let (head, body, url, limits, resend) = try await self.head(
+                for: request, tls: context.tls, uploadProgress: upload)
+            var response = Self.head(status: head.status, headers: head.headers, url: url)
+            if let resend { response.transportResend = resend }
             guard context.delivery == .whole, limits.deadline == nil, limits.idle == nil else {
                 // Limits to watch, or a body the reader pulls: in a frame of their own, so the usual answer's frame
                 // (held while the server thinks) has no room for their records, closures and tasks.
@@ -246,12 +248,13 @@
         private func head(
             for request: TransportRequest, tls: TLSSettings, uploadProgress: (@Sendable (TransferProgress) -> Void)?
         ) async throws -> (
-            HTTPClientResponse, HTTPClientResponse.Body, URL, BodyLimits
+            HTTPClientResponse, HTTPClientResponse.Body, URL, BodyLimits, resend: String?
         ) {
             let url = request.url
             let requestTimeout = request.head.timeout.map { Swift.min($0, .seconds(86_400)) }
             let headLimit = [headTimeout, requestTimeout].compactMap { $0 }.min()
             let response: HTTPClientResponse
+            var resend: String?
             do {
                 let deadline: NIODeadline = headLimit.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
                 var converted = try Self.request(request, uploadProgress: uploadProgress)
@@ -262,6 +265,7 @@
                     // The pool handed out a kept-alive connection the server had just closed (its keep-alive timer
                     // and this request crossed): no byte of an answer came, so an idempotent request goes again,
                     // once, on a new connection, as libcurl and browsers do. The body is bytes, so it can.
+                    resend = "sent again on a new connection: the kept-alive one failed before an answer (\(error))"
                     response = try await execute(converted, deadline: deadline)
                 }
             } catch {
@@ -271,7 +275,7 @@
             // and a timer per request) is only worth it for a shorter limit.
             let idle = requestTimeout.flatMap { limit in clientReadTimeout.map { limit < $0 } ?? true ? limit : nil }
             let limits = BodyLimits(deadline: bodyTimeout.map { ContinuousClock.now + $0 }, idle: idle)
-            return (response, response.body, url, limits)
+            return (response, response.body, url, limits, resend)
         }
     }
 #endif

@@ -78,5 +78,35 @@
             #expect((error as? TransportFailure)?.kind == .badServerResponse, "\(error)")
             #expect(lines == ["GET /one HTTP/1.1", "POST /two HTTP/1.1"])
         }
+
+        /// Hears the retries an instrument is told of.
+        struct RetryListener: RequestInstrument, RequestRecorder {
+            let heard: Lock<[String]>
+            func requestWillStart(_ request: InstrumentedRequest) -> (any RequestRecorder)? { self }
+            func willRetry(_ retry: RetryEvent) {
+                heard.withLock { $0.append("\(type(of: retry.retrier)) \(retry.error.message)") }
+            }
+        }
+
+        /// Issue 55, item 10: the transport's own resend is seen: in the response's timing, by instruments (as a retry
+        /// by `TransportResend`), and in the client's retry budget.
+        @Test func theTransportsOwnResendIsNamedInTheTimingAndTheEvents() async throws {
+            let server = try MisbehavingServer(reply: Self.fresh, keptAliveOnce: Self.keptAlive)
+            let http = AsyncHTTPClientTransport.makeClient()
+            defer { Task { try await http.shutdown() } }
+            let heard = Lock<[String]>([])
+            let client = KonexClient(
+                baseURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+                transport: AsyncHTTPClientTransport(client: http),
+                instruments: [RetryListener(heard: heard)])
+            let first = try await client.request("one").response()
+            #expect(first.timing.transportResend == nil)
+            let second = try await client.request("two").response()
+            #expect(second.data == Data("fresh".utf8))
+            let resend = try #require(second.timing.transportResend)
+            #expect(resend.contains("sent again on a new connection"), "\(resend)")
+            #expect(heard.value.count == 1 && heard.value[0].hasPrefix("TransportResend sent again"), "\(heard.value)")
+            #expect(server.requestLines == ["GET /one HTTP/1.1", "GET /two HTTP/1.1", "GET /two HTTP/1.1"])
+        }
     }
 #endif

@@ -102,6 +102,10 @@ extension DataRequest {
                     if counted, received.answer.provenance.source != .cache {
                         Self.count(request, in: retriers, budget: client.retryBudget)
                     }
+                    if let resend = received.timing.transportResend {
+                        Self.transportResent(
+                            request, why: resend, attempt: attempt, recorders: recorders, client: client)
+                    }
                     guard var rejection = validate(received, request: request, validators: validators) else {
                         // 7. process
                         var exchange = try process(received, request: request, endpoint: endpoint, shared: shared)

@@ -89,6 +89,20 @@ extension DataRequest {
         for retrier in retriers { retrier.requestWillStart(request) }
     }
 
+    /// The transport sent the attempt twice on its own: instruments hear it as a retry by ``TransportResend``, and
+    /// the client's retry budget counts it (it already happened, so it is never refused).
+    @inline(never) static func transportResent(
+        _ request: TransportRequest, why reason: String, attempt: Int, recorders: Recorders, client: KonexClient
+    ) {
+        client.retryBudget.recordRetry(to: request.origin)
+        recorders.willRetry(
+            RetryEvent(
+                attempt: attempt,
+                error: KonexError(
+                    stage: .transport, message: reason, method: request.method, url: request.url, request: request),
+                retrier: TransportResend(), delay: .zero))
+    }
+
     /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
     /// - Throws: `failure` when no retrier takes it, a retrier's own error, or a cancellation error.
     // Not inlined into `run`: its decisions and waits would take room in every request's async frame, failed or not.

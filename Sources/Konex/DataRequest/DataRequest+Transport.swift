@@ -41,9 +41,10 @@ extension DataRequest {
                 answer.payload.discard()
                 return .failure(cancellationError(request))
             }
-            let timing = RequestTiming(
+            var timing = RequestTiming(
                 startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt,
                 phases: phases?.value, queue: answer.provenance.queueTime)
+            timing.transportResend = answer.response.transportResend
             return .success(TransportResponse(answer, timing: timing))
         } catch {
             var failure = KonexError.transport(error, request: request)

@@ -94,12 +94,21 @@ public final class RetryBudget: Sendable {
     }
 
     /// Counts a first attempt to `host` (the client does for its own budget; ``RetryPolicy`` for one of yours).
-    func recordRequest(to host: String) {
+    func recordRequest(to host: String) { count(retry: false, to: host) }
+
+    /// Counts a retry that already happened (a transport's own resend): it spends the budget, never asks it.
+    func recordRetry(to host: String) { count(retry: true, to: host) }
+
+    private func count(retry: Bool, to host: String) {
         let now = slice()
         hosts.withLock { hosts in
             if hosts[host] == nil, hosts.count >= Self.hostLimit { forgetQuietHosts(&hosts, now: now) }
             hosts[host, default: Host(latest: now)].advance(to: now)
-            hosts[host]!.slices[now % Self.slices].requests += 1
+            if retry {
+                hosts[host]!.slices[now % Self.slices].retries += 1
+            } else {
+                hosts[host]!.slices[now % Self.slices].requests += 1
+            }
         }
     }
 

@@ -120,6 +120,8 @@ public struct RequestTiming: Sendable, Hashable {
     public var phases: TransferPhases?
     /// How long the last attempt waited for a ``ConcurrencyLimit`` slot (part of ``transport``); zero without one.
     public var queue: Duration
+    /// Why the transport sent the last attempt twice on its own (``ResponseHead/transportResend``); `nil` when once.
+    public var transportResend: String?
 
     /// Creates a timing.
     public init(

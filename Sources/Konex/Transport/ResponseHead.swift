@@ -18,12 +18,14 @@ public struct ResponseHead: Sendable {
         let url: URL
         /// The response this head was read from, while unchanged: handed back by ``httpURLResponse`` at no cost.
         let origin: HTTPURLResponse?
+        let resend: String?
 
-        init(statusCode: Int, fields: HTTPHeaders, url: URL, origin: HTTPURLResponse?) {
+        init(statusCode: Int, fields: HTTPHeaders, url: URL, origin: HTTPURLResponse?, resend: String? = nil) {
             self.statusCode = statusCode
             self.fields = fields
             self.url = url
             self.origin = origin
+            self.resend = resend
         }
     }
 
@@ -32,18 +34,37 @@ public struct ResponseHead: Sendable {
     /// The status code.
     public var statusCode: Int {
         get { storage.statusCode }
-        set { storage = Storage(statusCode: newValue, fields: headerFields, url: url, origin: nil) }
+        set {
+            storage = Storage(
+                statusCode: newValue, fields: headerFields, url: url, origin: nil, resend: transportResend)
+        }
     }
     /// The header fields in the order received, repeats kept.
     public var headerFields: HTTPHeaders {
         // Read from a Foundation response only when asked: the pipeline reads single fields.
         get { storage.origin.map { HTTPHeaders($0) } ?? storage.fields }
-        set { storage = Storage(statusCode: statusCode, fields: newValue, url: url, origin: nil) }
+        set {
+            storage = Storage(statusCode: statusCode, fields: newValue, url: url, origin: nil, resend: transportResend)
+        }
     }
     /// The URL of the request this answers.
     public var url: URL {
         get { storage.url }
-        set { storage = Storage(statusCode: statusCode, fields: headerFields, url: newValue, origin: nil) }
+        set {
+            storage = Storage(
+                statusCode: statusCode, fields: headerFields, url: newValue, origin: nil, resend: transportResend)
+        }
+    }
+    /// Why the transport sent this request a second time on its own, when it did: `AsyncHTTPClientTransport` sends an
+    /// idempotent request again, once, when the kept-alive connection it took turns out closed. Konex then names the
+    /// resend in ``RequestTiming/transportResend``, tells instruments (a ``RetryEvent`` from ``TransportResend``) and
+    /// counts it in the client's retry budget. `nil` for a request sent once.
+    public var transportResend: String? {
+        get { storage.resend }
+        set {
+            storage = Storage(
+                statusCode: statusCode, fields: storedFields, url: url, origin: origin, resend: newValue)
+        }
     }
     private var origin: HTTPURLResponse? { storage.origin }
     private var storedFields: HTTPHeaders { storage.fields }
