@@ -108,13 +108,16 @@
         }
 
         /// The failure kind of a socket error. Only a connect's own failure says nothing was sent; the same `errno`
-        /// from a connection already open (a read, a write: a route lost mid-request) is a lost connection, which
-        /// `ConnectivityRetrier` never reads as "nothing was sent", so a `POST` is not sent twice. NIO names the call
-        /// that failed first in the error's description.
+        /// from a connection that may be open (a read, a write, an error the poller reported: a route lost
+        /// mid-request) is a lost connection, which `ConnectivityRetrier` never reads as "nothing was sent", so a
+        /// `POST` is not sent twice. NIO names the call that failed first in the error's description; a refusal is a
+        /// connect's whatever the call (an open connection is reset, never refused).
         static func kind(of error: IOError) -> TransportFailure.Kind? {
             guard let kind = kind(ofErrno: error.errnoCode) else { return nil }
             let text = error.description
-            let connecting = text.hasPrefix("connect:") || text.hasPrefix("finishing a non-blocking connect")
+            let connecting =
+                error.errnoCode == ECONNREFUSED || text.hasPrefix("connect:")
+                || text.hasPrefix("finishing a non-blocking connect")
             return connecting || kind == .timedOut ? kind : .networkConnectionLost
         }
 

@@ -79,8 +79,8 @@
         /// The same errors from a connection already open (a route lost mid-request) say the request may have
         /// been seen: connection lost, never "cannot connect" or "not connected", which read as nothing sent.
         @Test(arguments: [
-            (EHOSTUNREACH, "read"), (ENETUNREACH, "write"), (ENETDOWN, "writev"), (ECONNREFUSED, "readv"),
-            (EHOSTDOWN, "connection reset (error set)"),
+            (EHOSTUNREACH, "read"), (ENETUNREACH, "write"), (ENETDOWN, "writev"), (EHOSTDOWN, "readv"),
+            (EHOSTUNREACH, "connection reset (error set)"),
         ])
         func aSocketErrorOnAnOpenConnectionIsALostConnection(code: Int32, call: String) {
             let url = URL(string: "http://127.0.0.1/x")!
@@ -90,6 +90,11 @@
             #expect(
                 (AsyncHTTPClientTransport.transportError(connecting, url: url) as? TransportFailure)?.kind
                     != .networkConnectionLost)
+            // The poller reports a refused connect the same way: a refusal is always a connect's.
+            let refused = IOError(errnoCode: ECONNREFUSED, reason: "connection reset (error set)")
+            #expect(
+                (AsyncHTTPClientTransport.transportError(refused, url: url) as? TransportFailure)?.kind
+                    == .cannotConnectToHost)
             for closed in [ChannelError.ioOnClosedChannel, .eof, .outputClosed] {
                 #expect(
                     (AsyncHTTPClientTransport.transportError(closed, url: url) as? TransportFailure)?.kind
