@@ -47,7 +47,7 @@ public final class KonexClient: Sendable {
     /// redirect changes origin. ``Redaction/default`` by default.
     public let redaction: Redaction
     /// Which servers this client trusts and the certificate it presents, applied by its transport to every request
-    /// and WebSocket; a transport that cannot apply them refuses to send (see ``Transport/checkCanApply(_:)``).
+    /// and WebSocket; a transport that cannot apply them refuses to send (see ``TLSCapable/checkCanApply(_:)``).
     /// ``TLSSettings/default`` (the system's trust, no client certificate) by default.
     public let tls: TLSSettings
     /// ``redaction`` when it is not the default: what the pipeline binds to ``Redaction/current`` for each request

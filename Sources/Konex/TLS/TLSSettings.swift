@@ -3,7 +3,7 @@ import Foundation
 /// A client's TLS: which servers it trusts (``ServerTrust``) and the certificate it presents (``ClientIdentity``).
 ///
 /// Set on a ``KonexClient`` and applied by its transport to every request and WebSocket; a transport that cannot
-/// apply a setting refuses the request before sending it (see ``Transport/checkCanApply(_:)``).
+/// apply a setting refuses the request before sending it (see ``TLSCapable/checkCanApply(_:)``).
 /// ```swift
 /// let client = KonexClient(
 ///     baseURL: api,

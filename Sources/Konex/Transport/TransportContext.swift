@@ -14,7 +14,7 @@ public struct TransportContext: Sendable {
     public var observesProgress: Bool { observer?.progress != nil }
     let observer: TransferObserver?
     /// The client's TLS: the trust and client certificate this request's connection must use. Not a hint: a
-    /// transport that cannot apply it says so in ``Transport/checkCanApply(_:)``, and Konex then never sends.
+    /// transport that cannot apply it says so in ``TLSCapable/checkCanApply(_:)``, and Konex then never sends.
     public let tls: TLSSettings
 
     /// Creates a context (for calling a transport directly, or testing one).
