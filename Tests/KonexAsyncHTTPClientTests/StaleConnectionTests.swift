@@ -100,10 +100,10 @@
                 transport: AsyncHTTPClientTransport(client: http),
                 instruments: [RetryListener(heard: heard)])
             let first = try await client.request("one").response()
-            #expect(first.timing.transportResend == nil)
+            #expect(first.response.transportResend == nil)
             let second = try await client.request("two").response()
             #expect(second.data == Data("fresh".utf8))
-            let resend = try #require(second.timing.transportResend)
+            let resend = try #require(second.response.transportResend)
             #expect(resend.contains("sent again on a new connection"), "\(resend)")
             #expect(heard.value.count == 1 && heard.value[0].hasPrefix("TransportResend sent again"), "\(heard.value)")
             #expect(server.requestLines == ["GET /one HTTP/1.1", "GET /two HTTP/1.1", "GET /two HTTP/1.1"])

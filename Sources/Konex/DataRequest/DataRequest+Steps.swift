@@ -89,18 +89,10 @@ extension DataRequest {
         for retrier in retriers { retrier.requestWillStart(request) }
     }
 
-    /// The transport sent the attempt twice on its own: instruments hear it as a retry by ``TransportResend``, and
-    /// the client's retry budget counts it (it already happened, so it is never refused).
-    @inline(never) static func transportResent(
-        _ request: TransportRequest, why reason: String, attempt: Int, recorders: Recorders, client: KonexClient
-    ) {
+    /// The transport sent the attempt twice on its own: the client's retry budget counts the retry (it already
+    /// happened, so it is never refused); instruments hear of it from the timing (`Recorders.attemptDidEnd`).
+    @inline(never) func transportResent(_ request: TransportRequest) {
         client.retryBudget.recordRetry(to: request.origin)
-        recorders.willRetry(
-            RetryEvent(
-                attempt: attempt,
-                error: KonexError(
-                    stage: .transport, message: reason, method: request.method, url: request.url, request: request),
-                retrier: TransportResend(), delay: .zero))
     }
 
     /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.

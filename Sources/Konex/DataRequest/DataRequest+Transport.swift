@@ -41,10 +41,10 @@ extension DataRequest {
                 answer.payload.discard()
                 return .failure(cancellationError(request))
             }
-            var timing = RequestTiming(
+            let timing = RequestTiming(
                 startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt,
                 phases: phases?.value, queue: answer.provenance.queueTime)
-            timing.transportResend = answer.response.transportResend
+            if answer.response.isResent { transportResent(request) }
             return .success(TransportResponse(answer, timing: timing))
         } catch {
             var failure = KonexError.transport(error, request: request)

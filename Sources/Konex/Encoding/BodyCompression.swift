@@ -32,9 +32,6 @@ public struct BodyCompression: Sendable, Hashable, CustomStringConvertible {
             self.body = body
             self.coding = coding
         }
-
-        /// The call ended: its temporary file goes now, whoever still holds the request.
-        func callEnded() { (body.keepsAlive as? TemporaryBodyFile)?.remove() }
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
@@ -197,8 +194,8 @@ final class CompressedInMemory: Sendable {
     static let mark = CompressedInMemory()
 }
 
-/// A temporary file removed when the call that made it ends (``DataRequest`` removes it then), or at the latest when
-/// the last request body that holds it goes.
+/// A temporary file removed when the call that made it ends (`DataRequest.removingCompressedFile`), or at the latest
+/// when the last request body that holds it goes.
 final class TemporaryBodyFile: Sendable {
     let url = BodyFile.temporary()
     /// Removes the file now: the call ended, though a `Response` or a `KonexError` may hold its request for long.

@@ -26,7 +26,21 @@ struct Recorders: Sendable {
     }
 
     func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
+        guard !list.isEmpty else { return }
+        tellOfTransportResend(in: result, attempt: attempt)
         for recorder in list { recorder.attemptDidEnd(result, attempt: attempt) }
+    }
+
+    /// The transport sent this attempt twice on its own: instruments hear it as a retry by ``TransportResend``.
+    // Not inlined: looking into the result in the pipeline's frame took room in every request's.
+    @inline(never) private func tellOfTransportResend(in result: Result<TransportResponse, KonexError>, attempt: Int) {
+        guard case .success(let received) = result, let reason = received.transportResend else { return }
+        willRetry(
+            RetryEvent(
+                attempt: attempt,
+                error: KonexError(
+                    stage: .transport, message: reason, method: nil, url: received.answer.response.url),
+                retrier: TransportResend(), delay: .zero))
     }
 
     func willRetry(_ retry: @autoclosure () -> RetryEvent) {

@@ -72,6 +72,8 @@ public struct TransportResponse: Sendable {
 
     /// The HTTP response head.
     public var response: ResponseHead { answer.response }
+    /// Why the transport sent this attempt twice on its own (``ResponseHead/transportResend``); `nil` when once.
+    public var transportResend: String? { answer.response.transportResend }
     /// The body as received (before processors). For `download(to:)` and `stream()` only the start of an error body
     /// (up to 64 KB, when the status is outside 200..<300), and empty otherwise.
     public var data: Data { answer.payload.inMemory }
@@ -120,8 +122,6 @@ public struct RequestTiming: Sendable, Hashable {
     public var phases: TransferPhases?
     /// How long the last attempt waited for a ``ConcurrencyLimit`` slot (part of ``transport``); zero without one.
     public var queue: Duration
-    /// Why the transport sent the last attempt twice on its own (``ResponseHead/transportResend``); `nil` when once.
-    public var transportResend: String?
 
     /// Creates a timing.
     public init(

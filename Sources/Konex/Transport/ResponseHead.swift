@@ -57,7 +57,7 @@ public struct ResponseHead: Sendable {
     }
     /// Why the transport sent this request a second time on its own, when it did: `AsyncHTTPClientTransport` sends an
     /// idempotent request again, once, when the kept-alive connection it took turns out closed. Konex then names the
-    /// resend in ``RequestTiming/transportResend``, tells instruments (a ``RetryEvent`` from ``TransportResend``) and
+    /// resend in what plugins see (``TransportResponse/transportResend``), tells instruments (a ``RetryEvent`` from ``TransportResend``) and
     /// counts it in the client's retry budget. `nil` for a request sent once.
     public var transportResend: String? {
         get { storage.resend }
@@ -66,6 +66,8 @@ public struct ResponseHead: Sendable {
                 statusCode: statusCode, fields: storedFields, url: url, origin: origin, resend: newValue)
         }
     }
+    /// Whether ``transportResend`` says anything (read without copying the text).
+    var isResent: Bool { storage.resend != nil }
     private var origin: HTTPURLResponse? { storage.origin }
     private var storedFields: HTTPHeaders { storage.fields }
 
