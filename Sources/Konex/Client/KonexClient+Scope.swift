@@ -66,3 +66,15 @@ extension KonexClient {
                 + "(NIOWebSocketTransport from KonexAsyncHTTPClient on Linux servers)")
     }
 }
+
+extension KonexClient {
+    /// `request`'s origin as budgets count it (``TransportRequest/origin``), read from ``baseOrigin`` when the
+    /// request goes to the base URL's host as written.
+    func origin(of request: TransportRequest) -> String {
+        let url = request.url
+        if let base = baseOrigin, url.host == base.host, url.port == base.port, url.scheme == base.scheme {
+            return base.folded
+        }
+        return request.origin
+    }
+}

@@ -61,6 +61,9 @@ public final class KonexClient: Sendable {
 
     /// The retry budget of every ``RetryPolicy`` left with its default budget (``RetryBudget/perClient``).
     let retryBudget = RetryBudget()
+    /// ``baseURL``'s scheme, host and port as written, and its origin folded once: most requests go there, and
+    /// folding every request's origin cost two `lowercased()` a request with a retrier.
+    let baseOrigin: (scheme: String?, host: String?, port: Int?, folded: String)?
     private let components: Lock<Components>
     /// `baseURL` as text, without trailing slashes, checked once: relative paths are joined to it on every request.
     let basePrefix: CheckedBase?
@@ -129,6 +132,9 @@ public final class KonexClient: Sendable {
         self.clock = clock
         self.callbackQueue = callbackQueue
         basePrefix = baseURL.map(CheckedBase.init)
+        baseOrigin = baseURL.map { url in
+            (url.scheme, url.host, url.port, TransportRequest(URLRequest(url: url)).origin)
+        }
         self.redirectPolicy = redirectPolicy
         self.redaction = redaction
         self.tls = tls

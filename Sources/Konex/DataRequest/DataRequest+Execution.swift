@@ -124,7 +124,7 @@ extension DataRequest {
                 switch outcome {
                 case .success(let received):
                     if counted, received.answer.provenance.source != .cache {
-                        Self.count(request, in: retriers, budget: client.retryBudget)
+                        Self.count(request, in: retriers, client: client)
                     }
                     guard var rejection = validate(received, request: request, validators: validators) else {
                         // 7. process
@@ -136,7 +136,7 @@ extension DataRequest {
                     rejection.attempt = attempt
                     failure = rejection
                 case .failure(var error):
-                    if counted { Self.count(request, in: retriers, budget: client.retryBudget) }
+                    if counted { Self.count(request, in: retriers, client: client) }
                     error.attempt = attempt
                     failure = error
                 }

@@ -83,16 +83,16 @@ extension DataRequest {
     /// their own counts it).
     // Not inlined into `run`: its locals would take room in every parked request's frame.
     @inline(never) static func count(
-        _ request: TransportRequest, in retriers: Layers<any RequestRetrier>, budget: RetryBudget
+        _ request: TransportRequest, in retriers: Layers<any RequestRetrier>, client: KonexClient
     ) {
-        budget.recordRequest(to: request.origin)
+        client.retryBudget.recordRequest(to: client.origin(of: request))
         for retrier in retriers { retrier.requestWillStart(request) }
     }
 
     /// The transport sent the attempt twice on its own: the client's retry budget counts the retry (it already
     /// happened, so it is never refused); instruments hear of it from the timing (`Recorders.attemptDidEnd`).
     @inline(never) func transportResent(_ request: TransportRequest) {
-        client.retryBudget.recordRetry(to: request.origin)
+        client.retryBudget.recordRetry(to: client.origin(of: request))
     }
 
     /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
