@@ -208,7 +208,7 @@ public final class URLSessionTransport: Transport {
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             guard let challenged = challengedResponse(for: request) else { throw explained(error, for: request) }
             let empty = BodyFile.temporary()
-            try Data().write(to: empty)
+            try BodyFile.createOwnerOnly(empty)
             return (empty, challenged)
         }
     }
