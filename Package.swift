@@ -109,6 +109,10 @@ let package = Package(
         .executableTarget(
             name: "konex-server-example", dependencies: ["Konex", "KonexAsyncHTTPClient"],
             path: "Playgrounds/ServerTool", swiftSettings: strict),
+        // The Autobahn|Testsuite echo client (scripts/autobahn runs the suite against it; needs the trait).
+        .executableTarget(
+            name: "konex-autobahn", dependencies: ["Konex", "KonexAsyncHTTPClient"], path: "Conformance/Autobahn",
+            swiftSettings: strict),
         .executableTarget(name: "konex-fixtures", dependencies: ["KonexTesting"], swiftSettings: strict),
         .target(
             name: "KonexOpenAPI",

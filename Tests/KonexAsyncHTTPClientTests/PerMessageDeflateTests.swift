@@ -27,14 +27,41 @@
             let agreed = try #require(
                 try PerMessageDeflate(
                     answer: ["permessage-deflate; server_no_context_takeover; client_max_window_bits=10"],
-                    offered: true))
+                    offered: WebSocketCompressionOffer()))
             #expect(agreed.serverNoContextTakeover && !agreed.clientNoContextTakeover)
             #expect(agreed.clientWindowBits == 10)
             // zlib's raw deflate has no 8-bit window: 9 stands in.
             #expect(
-                try PerMessageDeflate(answer: ["permessage-deflate; client_max_window_bits=8"], offered: true)?
+                try PerMessageDeflate(answer: ["permessage-deflate; client_max_window_bits=8"], offered: WebSocketCompressionOffer())?
                     .clientWindowBits == 9)
-            #expect(try PerMessageDeflate(answer: [], offered: true) == nil)
+            #expect(try PerMessageDeflate(answer: [], offered: WebSocketCompressionOffer()) == nil)
+        }
+
+        @Test func whatTheClientOfferedHoldsWhateverTheAnswerSays() throws {
+            let offer = WebSocketCompressionOffer(clientNoContextTakeover: true, clientMaxWindowBits: 10)
+            #expect(offer.headerValue == "permessage-deflate; client_no_context_takeover; client_max_window_bits=10")
+            #expect(WebSocketCompressionOffer().headerValue == "permessage-deflate; client_max_window_bits")
+            #expect(
+                WebSocketCompressionOffer(serverNoContextTakeover: true, clientMaxWindowBits: 99).headerValue
+                    == "permessage-deflate; server_no_context_takeover; client_max_window_bits")
+            // A bare acceptance: the promised fresh windows and the smaller window are kept.
+            let agreed = try #require(try PerMessageDeflate(answer: ["permessage-deflate"], offered: offer))
+            #expect(agreed.clientNoContextTakeover && agreed.clientWindowBits == 10)
+            #expect(try PerMessageDeflate(answer: ["permessage-deflate; client_max_window_bits=9"], offered: offer)?
+                .clientWindowBits == 9)
+            // A server may lower the client's window, never raise it past the offer (RFC 7692 §7.1.2.2).
+            let failure = #expect(throws: WebSocketFailure.self) {
+                _ = try PerMessageDeflate(answer: ["permessage-deflate; client_max_window_bits=11"], offered: offer)
+            }
+            #expect(failure?.kind == .protocolViolation)
+            var options = WebSocketOptions()
+            options.compression = true
+            #expect(options.compressionOffer == WebSocketCompressionOffer())
+            options.compressionOffer = offer
+            options.compression = true  // stays the offer it was
+            #expect(options.compressionOffer == offer)
+            options.compression = false
+            #expect(options.compressionOffer == nil)
         }
 
         @Test(arguments: [
@@ -49,7 +76,7 @@
             [";"], ["permessage-deflate;"], ["permessage-deflate; =10"], ["permessage-deflate; ;"],
         ])
         func anAnswerTheClientDidNotOfferFailsTheHandshake(_ answer: [String]) {
-            let offered = answer != ["permessage-deflate"]
+            let offered = answer != ["permessage-deflate"] ? WebSocketCompressionOffer() : nil
             let failure = #expect(throws: WebSocketFailure.self) {
                 _ = try PerMessageDeflate(answer: answer, offered: offered)
             }
@@ -106,7 +133,7 @@
                 let answer = (0..<Int.random(in: 0...8, using: &generator)).map { _ in
                     pieces.randomElement(using: &generator)!
                 }.joined()
-                if let agreed = try? PerMessageDeflate(answer: [answer], offered: true) {
+                if let agreed = try? PerMessageDeflate(answer: [answer], offered: WebSocketCompressionOffer()) {
                     #expect((9...15).contains(agreed.clientWindowBits))
                 }
             }

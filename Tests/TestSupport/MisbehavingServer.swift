@@ -12,7 +12,7 @@ import Konex
 #endif
 
 /// A one-trick TCP server on 127.0.0.1 for faults httpbin cannot produce: it reads the request, writes `reply`
-/// (possibly nothing, possibly a truncated response), and closes the connection.
+/// (possibly nothing, possibly a truncated response, possibly one made from the request), and closes the connection.
 public final class MisbehavingServer: @unchecked Sendable {  // immutable after init
     public let port: UInt16
     private let listener: Int32
@@ -34,9 +34,11 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
     ///     default): bytes a response left over past its `Content-Length`, read as the start of the next answer.
     ///   - port: The port to listen on (one ``MisbehavingServer/unusedPort()`` gave: a server that comes up where a
     ///     client found nothing); 0, the default, for any free one.
+    ///   - answering: When given, makes the reply from the request's bytes (the first read of at most 4 KiB), in
+    ///     place of `reply`: a WebSocket handshake's answer depends on the key the client sent.
     public init(
         reply: Data, holdingReplies: Bool = false, keptAliveOnce: Data? = nil, reuseAnswer: Data = Data(),
-        port: UInt16 = 0
+        port: UInt16 = 0, answering: (@Sendable (Data) -> Data)? = nil
     ) throws {
         holds = holdingReplies
         let listener = socket(AF_INET, streamSocketType, 0)
@@ -60,11 +62,12 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
                     #endif
                     return
                 }
-                func readRequest() {
+                @discardableResult func readRequest() -> Data {
                     var buffer = [UInt8](repeating: 0, count: 4_096)
                     let count = recv(connection, &buffer, buffer.count, 0)
                     let line = buffer.prefix(max(0, count)).prefix { $0 != 0x0D && $0 != 0x0A }
                     received.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+                    return Data(buffer.prefix(max(0, count)))
                 }
                 func write(_ data: Data) {
                     data.withUnsafeBytes { raw in
@@ -76,14 +79,14 @@ public final class MisbehavingServer: @unchecked Sendable {  // immutable after 
                         }
                     }
                 }
-                readRequest()
+                let request = readRequest()
                 if let keptAlive = keptAliveOnce, connections == 0 {
                     write(keptAlive)
                     readRequest()  // the reused connection's request, which gets no answer (or leftover bytes)
                     if !reuseAnswer.isEmpty { write(reuseAnswer) }
                 } else {
                     if holdingReplies { gate.wait() }
-                    write(reply)
+                    write(answering?(request) ?? reply)
                 }
                 connections += 1
                 close(connection)

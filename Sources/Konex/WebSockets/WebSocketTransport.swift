@@ -52,8 +52,14 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// waiting for room (each at most ``maximumMessageSize``), a connection holds at most 64 MiB by default.
     public var receiveBufferBytes: Int
     /// Ask for `permessage-deflate` (RFC 7692) where the transport offers it: `NIOWebSocketTransport` does, and
-    /// applies ``maximumMessageSize`` to a message as it inflates. Off by default.
-    public var compression: Bool
+    /// applies ``maximumMessageSize`` to a message as it inflates. Off by default; setting it on makes the default
+    /// ``compressionOffer``.
+    public var compression: Bool {
+        get { compressionOffer != nil }
+        set { compressionOffer = newValue ? compressionOffer ?? WebSocketCompressionOffer() : nil }
+    }
+    /// The `permessage-deflate` offer (its windows and context takeover); `nil`, the default, offers no compression.
+    public var compressionOffer: WebSocketCompressionOffer?
     /// How long ``WebSocket/close(_:reason:)`` waits for the peer to answer the close before it drops the
     /// connection (the close code is then 1006). 5 seconds by default.
     public var closeTimeout: Duration
@@ -75,7 +81,7 @@ public struct WebSocketOptions: Sendable, Hashable {
         self.maximumMessageSize = maximumMessageSize
         self.receiveBufferLimit = receiveBufferLimit
         self.receiveBufferBytes = max(1, receiveBufferBytes)
-        self.compression = compression
+        self.compressionOffer = compression ? WebSocketCompressionOffer() : nil
         self.closeTimeout = closeTimeout
     }
 }

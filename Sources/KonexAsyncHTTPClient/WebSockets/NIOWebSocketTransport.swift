@@ -49,7 +49,7 @@
 
         public func connect(_ head: RequestHead, options: WebSocketOptions) async throws -> any WebSocketChannel {
             let request = head.urlRequest
-            let target = try WebSocketTarget(request, compression: options.compression)
+            let target = try WebSocketTarget(request, compression: options.compressionOffer)
             let context = try target.secure ? sslContext(for: options.tls) : nil
             let loop = eventLoopGroup.next()
             let handshake = loop.makePromise(of: NIOWebSocketConnection.self)
@@ -132,6 +132,7 @@
                 let named = target.host.contains(":") || target.host.allSatisfy { $0.isNumber || $0 == "." }
                 try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: named ? nil : target.host))
             }
+            try pipeline.addHandler(EndOfInputDeferral())
             let pins = tls == nil ? [] : options.tls.serverTrust.pins
             let requester = WebSocketHandshakeHandler(target: target, pins: pins, handshake: handshake)
             let requesterBox = NIOLoopBound(requester, eventLoop: channel.eventLoop)
@@ -141,7 +142,7 @@
                 channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     let deflate = try PerMessageDeflate(
-                        answer: head.headers["Sec-WebSocket-Extensions"], offered: options.compression)
+                        answer: head.headers["Sec-WebSocket-Extensions"], offered: options.compressionOffer)
                     let handler = WebSocketFrameHandler(options: options, deflate: deflate)
                     try channel.pipeline.syncOperations.addHandler(handler)
                     handshake.succeed(

@@ -5,9 +5,6 @@
 
     /// `permessage-deflate` (RFC 7692) as the server agreed to it: what the client offers, what the answer allows.
     struct PerMessageDeflate: Sendable, Hashable {
-        /// The offer: any window the server likes for its messages, and it may cap the client's.
-        static let offer = "permessage-deflate; client_max_window_bits"
-
         /// The server starts each message with a fresh window.
         var serverNoContextTakeover = false
         /// The client must start each message with a fresh window.
@@ -16,13 +13,17 @@
         var clientWindowBits: Int32 = 15
 
         /// Reads the server's `Sec-WebSocket-Extensions`: `nil` when it agreed to nothing.
-        /// - Throws: ``Konex/WebSocketFailure`` when it names an extension or a parameter the client did not offer
-        ///   (RFC 6455 §9.1: the client must then fail the connection).
-        init?(answer values: [String], offered: Bool) throws {
+        ///
+        /// What the client offered holds whatever the answer says: a promise of fresh windows is kept, and the
+        /// client's window is never larger than offered.
+        /// - Throws: ``Konex/WebSocketFailure`` when it names an extension or a parameter the client did not offer,
+        ///   or a client window larger than offered (RFC 6455 §9.1, RFC 7692 §7.1.2.2: the client must then fail the
+        ///   connection).
+        init?(answer values: [String], offered offer: WebSocketCompressionOffer?) throws {
             let extensions = values.flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !extensions.isEmpty else { return nil }
-            guard offered, extensions.count == 1 else {
+            guard let offer, extensions.count == 1 else {
                 throw WebSocketFailure(
                     .protocolViolation,
                     "the server agreed to extensions the client did not offer: \(extensions.joined(separator: ", "))")
@@ -34,6 +35,8 @@
                 throw WebSocketFailure(
                     .protocolViolation, "the server agreed to an extension the client did not offer: \(extensions[0])")
             }
+            clientNoContextTakeover = offer.clientNoContextTakeover
+            clientWindowBits = Int32(max(9, offer.clientMaxWindowBits))
             var seen = Set<String>()
             for part in parts.dropFirst() {
                 let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
@@ -49,7 +52,7 @@
                 case "client_no_context_takeover" where pair.count == 1: clientNoContextTakeover = true
                 // Any server window inflates with a window of 15 bits; only its range is checked.
                 case "server_max_window_bits" where value.map({ (8...15).contains($0) }) == true: break
-                case "client_max_window_bits" where value.map({ (8...15).contains($0) }) == true:
+                case "client_max_window_bits" where value.map({ (8...offer.clientMaxWindowBits).contains($0) }) == true:
                     clientWindowBits = Int32(max(9, value!))
                 default:
                     throw WebSocketFailure(

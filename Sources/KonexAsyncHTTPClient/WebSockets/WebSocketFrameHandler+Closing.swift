@@ -92,6 +92,12 @@
         }
 
         func channelInactive(context: ChannelHandlerContext) {
+            channelEnded()
+            context.fireChannelInactive()
+        }
+
+        /// The socket closed: how the connection ended, unless a close frame or a failure said so first.
+        func channelEnded() {
             if closeSent {
                 end(.closed(.abnormalClosure, reason: "the server closed the connection without answering the close"))
             } else {
@@ -101,7 +107,6 @@
                             .connectionLost, "the connection ended without a close frame",
                             closeCode: .abnormalClosure)))
             }
-            context.fireChannelInactive()
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {

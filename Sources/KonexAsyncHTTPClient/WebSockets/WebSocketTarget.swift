@@ -23,8 +23,8 @@
 
         /// - Parameters:
         ///   - request: The handshake request as Konex built and adapted it.
-        ///   - compression: Whether to offer `permessage-deflate`.
-        init(_ request: URLRequest, compression: Bool) throws {
+        ///   - compression: The `permessage-deflate` offer, if any.
+        init(_ request: URLRequest, compression: WebSocketCompressionOffer?) throws {
             guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
                 let host = components.host, !host.isEmpty
             else { throw TransportFailure(.badURL, url: request.url) }
@@ -48,7 +48,7 @@
             for (name, value) in request.allHTTPHeaderFields ?? [:] where !Self.ownHeaders.contains(name.lowercased()) {
                 headers.add(name: name, value: value)
             }
-            if compression { headers.add(name: "Sec-WebSocket-Extensions", value: PerMessageDeflate.offer) }
+            if let compression { headers.add(name: "Sec-WebSocket-Extensions", value: compression.headerValue) }
             head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
         }
 

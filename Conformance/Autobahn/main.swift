@@ -1,0 +1,133 @@
+// The Autobahn|Testsuite echo client: every case of the fuzzing server, through Konex's WebSocket over
+// NIOWebSocketTransport, echoing each message as it came (text as text, binary as binary) until the server closes.
+// scripts/autobahn starts the server (kosoku, a Python 3 runner of Autobahn's own case files) and reads the reports.
+//
+//   konex-autobahn ws://127.0.0.1:9001 [--agent NAME] [--compression [fresh]] [--cases 1,2,5-9]
+//
+// `--compression` offers permessage-deflate as `WebSocketOptions(compression: true)` does; `--compression fresh`
+// offers `client_no_context_takeover` too, which the cases 13.2, 13.5 and 13.6 require of the offer.
+import Foundation
+import Konex
+
+#if AsyncHTTPClient
+    import KonexAsyncHTTPClient
+
+    /// What the command line asked for.
+    struct Arguments {
+        var server = URL(string: "ws://127.0.0.1:9001")!
+        var agent = "Konex"
+        var compression: WebSocketCompressionOffer? = nil
+        var cases: [Int]? = nil
+
+        init(_ arguments: [String]) throws {
+            var rest = arguments[...]
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--agent": agent = rest.popFirst() ?? agent
+                case "--compression":
+                    compression = WebSocketCompressionOffer()
+                    if rest.first == "fresh" {
+                        rest.removeFirst()
+                        compression = WebSocketCompressionOffer(clientNoContextTakeover: true)
+                    }
+                case "--cases": cases = try Self.ranges(rest.popFirst() ?? "")
+                default:
+                    guard let url = URL(string: argument), url.scheme != nil else {
+                        throw AutobahnFailure("not a server URL: \(argument)")
+                    }
+                    server = url
+                }
+            }
+        }
+
+        /// "1,2,5-9" as case numbers.
+        static func ranges(_ text: String) throws -> [Int] {
+            try text.split(separator: ",").flatMap { piece -> [Int] in
+                let bounds = piece.split(separator: "-").compactMap { Int($0) }
+                guard let first = bounds.first, bounds.count == piece.split(separator: "-").count else {
+                    throw AutobahnFailure("not a case list: \(text)")
+                }
+                return Array(first...(bounds.last ?? first))
+            }
+        }
+    }
+
+    func trace(_ line: String) {
+        if ProcessInfo.processInfo.environment["KONEX_AUTOBAHN_TRACE"] != nil {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    struct AutobahnFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Runs one case: connects, echoes every message, and returns when the connection has ended (either way: the
+    /// reports judge what happened on the wire).
+    func run(case number: Int, on client: KonexClient, agent: String, options: WebSocketOptions) async {
+        do {
+            let socket = try await client.request("runCase?case=\(number)&agent=\(agent)").timeout(.seconds(60))
+                .webSocket(options: options)
+            trace("case \(number): open")
+            for try await message in socket.messages {
+                trace("case \(number): \(message)")
+                try await socket.send(message)
+            }
+            trace("case \(number): closed \(String(describing: socket.closeCode))")
+        } catch {
+            trace("case \(number): \(error)")
+            // A case that breaks the protocol on purpose ends with an error here; the server's report says whether
+            // the client failed it as RFC 6455 requires.
+        }
+    }
+
+    func main() async throws {
+        let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+        let client = KonexClient(
+            baseURL: arguments.server, transport: AsyncHTTPClientTransport.shared,
+            webSocketTransport: NIOWebSocketTransport.shared)
+        // Group 9 sends messages of 16 MiB; group 12 and 13 need the offer.
+        var options = WebSocketOptions(maximumMessageSize: 64 << 20)
+        options.compressionOffer = arguments.compression
+        let count: Int
+        if let cases = arguments.cases {
+            count = cases.count
+        } else {
+            count = try await caseCount(client)
+        }
+        let numbers = arguments.cases ?? Array(1...count)
+        let started = ContinuousClock.now
+        for number in numbers {
+            await run(case: number, on: client, agent: arguments.agent, options: options)
+        }
+        // The server writes its reports (and exits) when asked.
+        if let socket = try? await client.request("updateReports?agent=\(arguments.agent)").webSocket() {
+            for try await _ in socket.messages {}
+        }
+        print("konex-autobahn: \(numbers.count) cases as \(arguments.agent) in \(ContinuousClock.now - started)")
+    }
+
+    /// The suite's own counter: `/getCaseCount` sends the number as one text message, then closes.
+    func caseCount(_ client: KonexClient) async throws -> Int {
+        let socket = try await client.request("getCaseCount").timeout(.seconds(10)).webSocket()
+        for try await message in socket.messages {
+            if case .text(let text) = message, let count = Int(text) { return count }
+        }
+        throw AutobahnFailure("getCaseCount closed (\(socket.closeCode.map(String.init(describing:)) ?? "no code")) without a count")
+    }
+
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        do {
+            try await main()
+        } catch {
+            FileHandle.standardError.write(Data("konex-autobahn: \(error)\n".utf8))
+            exit(1)
+        }
+        done.signal()
+    }
+    done.wait()
+#else
+    print("konex-autobahn needs the trait: swift run --traits AsyncHTTPClient konex-autobahn")
+#endif
