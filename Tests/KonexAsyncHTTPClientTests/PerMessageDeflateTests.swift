@@ -32,7 +32,8 @@
             #expect(agreed.clientWindowBits == 10)
             // zlib's raw deflate has no 8-bit window: 9 stands in.
             #expect(
-                try PerMessageDeflate(answer: ["permessage-deflate; client_max_window_bits=8"], offered: WebSocketCompressionOffer())?
+                try PerMessageDeflate(
+                    answer: ["permessage-deflate; client_max_window_bits=8"], offered: WebSocketCompressionOffer())?
                     .clientWindowBits == 9)
             #expect(try PerMessageDeflate(answer: [], offered: WebSocketCompressionOffer()) == nil)
         }
@@ -47,8 +48,9 @@
             // A bare acceptance: the promised fresh windows and the smaller window are kept.
             let agreed = try #require(try PerMessageDeflate(answer: ["permessage-deflate"], offered: offer))
             #expect(agreed.clientNoContextTakeover && agreed.clientWindowBits == 10)
-            #expect(try PerMessageDeflate(answer: ["permessage-deflate; client_max_window_bits=9"], offered: offer)?
-                .clientWindowBits == 9)
+            #expect(
+                try PerMessageDeflate(answer: ["permessage-deflate; client_max_window_bits=9"], offered: offer)?
+                    .clientWindowBits == 9)
             // A server may lower the client's window, never raise it past the offer (RFC 7692 §7.1.2.2).
             let failure = #expect(throws: WebSocketFailure.self) {
                 _ = try PerMessageDeflate(answer: ["permessage-deflate; client_max_window_bits=11"], offered: offer)

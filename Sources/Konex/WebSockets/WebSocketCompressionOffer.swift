@@ -35,7 +35,8 @@ public struct WebSocketCompressionOffer: Sendable, Hashable {
         var offer = "permessage-deflate"
         if clientNoContextTakeover { offer += "; client_no_context_takeover" }
         if serverNoContextTakeover { offer += "; server_no_context_takeover" }
-        offer += clientMaxWindowBits < 15 ? "; client_max_window_bits=\(clientMaxWindowBits)" : "; client_max_window_bits"
+        offer +=
+            clientMaxWindowBits < 15 ? "; client_max_window_bits=\(clientMaxWindowBits)" : "; client_max_window_bits"
         return offer
     }
 }

@@ -25,7 +25,11 @@ public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .text(let text): "text(\(text.count > 80 ? String(text.prefix(80)) + "…" : text))"
+        // The first 80 characters, found without counting the rest (a message may be megabytes).
+        case .text(let text):
+            text.index(text.startIndex, offsetBy: 80, limitedBy: text.endIndex).map {
+                $0 == text.endIndex ? "text(\(text))" : "text(\(text[..<$0])…)"
+            } ?? "text(\(text))"
         case .binary(let data): "binary(\(data.count) bytes)"
         }
     }

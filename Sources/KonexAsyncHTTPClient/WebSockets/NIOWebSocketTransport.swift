@@ -138,8 +138,7 @@
             let requesterBox = NIOLoopBound(requester, eventLoop: channel.eventLoop)
             // A control frame may carry 125 bytes whatever the message limit; NIO's decoder bounds each frame.
             let frameLimit = min(max(options.maximumMessageSize, 125), Int(UInt32.max))
-            let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: frameLimit, automaticErrorHandling: false) {
-                channel, head in
+            let upgrader = WebSocketUpgrader(maxFrameSize: frameLimit) { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     let deflate = try PerMessageDeflate(
                         answer: head.headers["Sec-WebSocket-Extensions"], offered: options.compressionOffer)

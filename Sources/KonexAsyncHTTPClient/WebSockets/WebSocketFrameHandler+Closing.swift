@@ -76,7 +76,8 @@
                 context.read()
             }
             let payload = context.channel.allocator.buffer(bytes: WebSocketClosePayload.encode(code, reason: reason))
-            return context.writeAndFlush(wrapOutboundOut(Self.frame(.connectionClose, payload)))
+            return context.writeAndFlush(
+                wrapOutboundOut(Self.encoded(Self.frame(.connectionClose, payload), allocator: allocator)))
         }
 
         /// Records how the connection ended (the first end wins), after any held messages.

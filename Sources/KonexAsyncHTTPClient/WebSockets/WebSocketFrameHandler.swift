@@ -12,13 +12,16 @@
     final class WebSocketFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = WebSocketFrame
         typealias OutboundIn = WebSocketFrame
-        typealias OutboundOut = WebSocketFrame
+        /// Frames go out encoded here (``encoded(_:allocator:)``): NIO's frame encoder is taken out of the pipeline.
+        typealias OutboundOut = ByteBuffer
 
         let inbox: WebSocketInbox
         let options: WebSocketOptions
         var context: ChannelHandlerContext?
         /// The fragments of a message not yet finished; `compressed` when its first frame set RSV1.
         var fragments: (opcode: WebSocketOpcode, bytes: ByteBuffer, compressed: Bool)?
+        /// The UTF-8 check of a text message's fragments so far, so text that can no longer be valid fails at once.
+        var textCheck = UTF8Validation.Stream()
         /// `permessage-deflate` as agreed, and its two zlib streams.
         let deflate: PerMessageDeflate?
         let compressor: ZlibStream?
@@ -86,7 +89,8 @@
                 if held.isEmpty && heldFrames.isEmpty { dataArrived(frame) } else { heldFrames.append(frame) }
             case .ping:
                 guard !closeSent else { return }
-                context.writeAndFlush(wrapOutboundOut(Self.frame(.pong, frame.data)), promise: nil)
+                context.writeAndFlush(
+                    wrapOutboundOut(Self.encoded(Self.frame(.pong, frame.data), allocator: allocator)), promise: nil)
             case .pong:
                 inbox.pongArrived()
             case .connectionClose:
@@ -111,6 +115,15 @@
                     return violate("a new message began before the fragments of the last one ended")
                 }
                 fragments = (frame.opcode, frame.data, frame.rsv1 && deflate != nil)
+                textCheck = UTF8Validation.Stream()
+            }
+            // A fragment of uncompressed text is checked as it comes (RFC 6455 §8.1: fail fast); the last one with the
+            // whole message below.
+            if !frame.fin, let (opcode, _, compressed) = fragments, opcode == .text, !compressed,
+                !frame.data.withUnsafeReadableBytes({ textCheck.append($0) })
+            {
+                fragments = nil
+                return invalidText()
             }
             fragmentArrived(fin: frame.fin)
         }
@@ -135,12 +148,14 @@
                 if deflate?.serverNoContextTakeover == true { decompressor.reset() }
             }
             if opcode == .binary { return deliver(.binary(Data(bytes.readableBytesView))) }
-            guard let text = bytes.validUTF8String else {
-                return fail(
-                    .protocolViolation, closeCode: .invalidFramePayloadData,
-                    "a text message was not valid UTF-8: closed with 1007")
-            }
+            guard let text = bytes.validUTF8String else { return invalidText() }
             deliver(.text(text))
+        }
+
+        func invalidText() {
+            fail(
+                .protocolViolation, closeCode: .invalidFramePayloadData,
+                "a text message was not valid UTF-8: closed with 1007")
         }
 
         func tooBig() {
@@ -197,9 +212,9 @@
                 if deflate?.clientNoContextTakeover == true { compressor.reset() }
                 let sent = WebSocketFrame(
                     fin: true, rsv1: true, opcode: frame.opcode, maskKey: frame.maskKey, data: compressed)
-                return context.write(wrapOutboundOut(sent), promise: promise)
+                return context.write(wrapOutboundOut(Self.encoded(sent, allocator: allocator)), promise: promise)
             }
-            context.write(data, promise: promise)
+            context.write(wrapOutboundOut(Self.encoded(frame, allocator: allocator)), promise: promise)
         }
     }
 
