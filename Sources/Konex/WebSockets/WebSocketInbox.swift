@@ -62,7 +62,7 @@ package final class WebSocketInbox: Sendable {
     }
 
     /// How the connection ended; `nil` while it is open.
-    package var end: End? { state.value.end }
+    package var end: End? { state.withLock { $0.end } }  // not `state.value`: that copies the whole state, per frame
 
     /// The close code: the peer's, or the failure's (1006 when it had none); `nil` while open.
     package var closeCode: WebSocketCloseCode? {
