@@ -13,7 +13,8 @@ extension MemoryHeavy {
             let server = try #require(Server.url, Server.skipReason)
             let contract = TransportContract(
                 transport: transport, server: server,
-                knownLimits: URLSessionTransportContractTests.linuxLimits)
+                knownLimits: URLSessionTransportContractTests.linuxLimits,
+                notRun: URLSessionTransportContractTests.linuxNotRun)
             let outcomes = await contract.run(names)
             #expect(outcomes.count == (names?.count ?? TransportContract.checks.count))
             for outcome in outcomes {

@@ -28,11 +28,25 @@ extension MemoryHeavy {
             #endif
         }()
 
+        /// Checks that trap inside FoundationNetworking on Linux, so they cannot run in a test process.
+        static let linuxNotRun: [String: String] = {
+            #if canImport(FoundationNetworking)
+                [
+                    "a status line whose version is not `HTTP` in capitals is an error":
+                        "libcurl reads `Http/1.1 200 OK` as a status line, FoundationNetworking's parser does not, and it traps (\"Transfer completed, but there's no response\")",
+                    "a chunked body with trailer fields is read whole":
+                        "FoundationNetworking traps (\"Transfer completed, but there's no response\") when libcurl hands it the trailer section after the body",
+                ]
+            #else
+                [:]
+            #endif
+        }()
+
         @Test func meetsTheContractExceptItsDeclaredLimits() async throws {
             let server = try #require(Server.url, Server.skipReason)
             let contract = TransportContract(
                 transport: URLSessionTransport(configuration: .ephemeral), server: server,
-                knownLimits: Self.linuxLimits)
+                knownLimits: Self.linuxLimits, notRun: Self.linuxNotRun)
             let outcomes = await contract.run()
             #expect(outcomes.count == TransportContract.checks.count)
             for outcome in outcomes {

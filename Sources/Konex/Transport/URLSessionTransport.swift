@@ -156,15 +156,29 @@ public final class URLSessionTransport: Transport {
         case .file where !context.observesProgress:
             // The system writes the file; Konex counts chunks itself only for a progress handler.
             let (file, response) = try await download(prepared, observer: observer)
+            try Self.checkFraming(response)
             return (ResponseHead(response), .file(file))
         case .incremental, .file:
             let (response, stream) = try await stream(prepared, bufferLimit: context.bufferLimit, observer: observer)
+            try Self.checkFraming(response)
             return (ResponseHead(response), ResponseBody(stream))
         default:
             let forwardee = (session.delegate as? SessionDelegate)?.forwardee
             let (data, response) = try await exchange(
                 prepared, delegate: observer.map { TaskObserver(observer: $0, forwardingTo: forwardee) })
+            try Self.checkFraming(response)
             return (ResponseHead(response), ResponseBody(data))
+        }
+    }
+
+    /// Refuses an answer whose `Content-Length` lists different lengths (`10, 4`): RFC 9112 §6.3 makes it an
+    /// unrecoverable error, since nothing says where the body ends; libcurl believes the first and goes on.
+    @inline(never) static func checkFraming(_ response: HTTPURLResponse) throws {
+        guard let length = response.value(forHTTPHeaderField: "Content-Length"), length.contains(",") else { return }
+        let lengths = Set(length.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard lengths.count == 1 else {
+            throw TransportFailure(
+                .badServerResponse, url: response.url, underlying: ConflictingContentLength(field: length))
         }
     }
 
@@ -232,4 +246,10 @@ public final class URLSessionTransport: Transport {
     func explained(_ error: URLError, for request: URLRequest) -> any Error {
         (session.delegate as? SessionDelegate)?.explained(error, for: request.url) ?? error
     }
+}
+
+/// An answer's `Content-Length` named different lengths.
+struct ConflictingContentLength: Error, CustomStringConvertible {
+    let field: String
+    var description: String { "Content-Length lists different lengths (\(field.prefix(80))): the body has no end" }
 }

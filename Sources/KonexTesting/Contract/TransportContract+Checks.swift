@@ -4,8 +4,9 @@ import Konex
 // The checks, one requirement each.
 extension TransportContract {
     /// Every check, in the order ``run(_:)`` runs them: Konex's own, then the cases of the HTTP client API
-    /// proposal's conformance suite that apply to a transport (`conformanceChecks`).
-    public static let checks: [Check] = coreChecks + conformanceChecks
+    /// proposal's conformance suite that apply to a transport (`conformanceChecks`), then the Fetch standard's
+    /// redirect rules as a client over the transport follows them (`fetchRedirectChecks`).
+    public static let checks: [Check] = coreChecks + conformanceChecks + fetchRedirectChecks
 
     /// What Konex's pipeline relies on: methods, bodies, headers, redirects, encodings, timeouts, faults, streams.
     static let coreChecks: [Check] = [

@@ -53,6 +53,43 @@ extension TransportContract {
             let (data, response) = try await context.transport.data(for: request(context.faults, "/no-reason"))
             try require(response.statusCode == 200 && data == Data("ok".utf8), "status \(response.statusCode)")
         },
+        Check(name: "a status line whose version is not `HTTP` in capitals is an error") { context in
+            // RFC 9112 §2.3: the HTTP-name is case-sensitive; `Http/1.1` is not HTTP/1.1.
+            _ = try await requireFailure(
+                of: request(context.faults, "/lowercase-version", timeout: 10), through: context.transport,
+                within: .seconds(5), "a status line `Http/1.1 200 OK`")
+        },
+        Check(name: "conflicting Content-Length values are an error") { context in
+            // RFC 9112 §6.3: a list of differing lengths is unrecoverable; neither 10 nor 4 may be believed.
+            _ = try await requireFailure(
+                of: request(context.faults, "/conflicting-length", timeout: 10), through: context.transport,
+                within: .seconds(5), "`Content-Length: 10, 4`")
+        },
+        Check(name: "a chunked body with trailer fields is read whole") { context in
+            let (data, response) = try await context.transport.data(for: request(context.faults, "/trailers"))
+            try require(
+                response.statusCode == 200 && data == Data("hello".utf8),
+                "status \(response.statusCode), `\(String(decoding: data.prefix(40), as: UTF8.self))`")
+        },
+        Check(name: "brotli is asked for only where it is decoded") { context in
+            let (transport, server) = (context.transport, context.server)
+            let (echo, _) = try await transport.data(for: request(server, "/headers"))
+            let asked = (try json(echo)["headers"] as? [String: String] ?? [:])["Accept-Encoding"] ?? ""
+            guard asked.lowercased().contains("br") else { return }
+            let (body, _) = try await transport.data(for: request(server, "/brotli"))
+            try require(
+                (try? json(body))?["brotli"] as? Bool == true,
+                "`Accept-Encoding: \(asked)` asks for brotli, and a brotli body arrived undecoded")
+        },
+        Check(name: "URL parameters arrive as sent, escapes included") { context in
+            let (transport, server) = (context.transport, context.server)
+            let (data, _) = try await transport.data(
+                for: request(server, "/get?plain=1&space=two%20words&amp=a%26b&utf8=%C3%A9t%C3%A9&empty="))
+            let args = try json(data)["args"] as? [String: String] ?? [:]
+            try require(
+                args == ["plain": "1", "space": "two words", "amp": "a&b", "utf8": "été", "empty": ""],
+                "the server read \(args)")
+        },
         Check(name: "an answer that is not HTTP is an error, not a hang") { context in
             _ = try await requireFailure(
                 of: request(context.faults, "/not-http", timeout: 10), through: context.transport,

@@ -70,17 +70,24 @@ public struct TransportContract: Sendable {
     /// Names of checks this transport is known not to meet here, with the reason.
     public let knownLimits: [String: String]
 
+    /// Names of checks not even attempted, with the reason: those that trap inside the platform's own code (and would
+    /// take the test process down). Each is reported as a known limit that was not run.
+    public let notRun: [String: String]
+
     /// Creates a contract run.
     /// - Parameters:
     ///   - transport: The transport under test.
     ///   - server: The base URL of an httpbin-compatible server.
     ///   - knownLimits: Check names the transport cannot meet on this platform, each with its reason.
+    ///   - notRun: Check names that cannot be attempted on this platform (a trap in the platform's code), each with
+    ///     its reason.
     public init(
-        transport: any Transport, server: URL, knownLimits: [String: String] = [:]
+        transport: any Transport, server: URL, knownLimits: [String: String] = [:], notRun: [String: String] = [:]
     ) {
         self.transport = transport
         self.server = server
         self.knownLimits = knownLimits
+        self.notRun = notRun
     }
 
     /// Runs every check (or those named), one after another.
@@ -99,6 +106,11 @@ public struct TransportContract: Sendable {
         }
         let context = Context(transport: transport, server: server, faults: faultServer.url)
         for check in Self.checks where names?.contains(check.name) ?? true {
+            if let reason = notRun[check.name] {
+                outcomes.append(
+                    Outcome(name: check.name, failure: "not run: \(reason)", isKnownLimit: true, duration: .zero))
+                continue
+            }
             var failure: String?
             let started = ContinuousClock.now
             do { try await check.run(context) } catch { failure = "\(error)" }

@@ -125,6 +125,14 @@ final class ContractServer: @unchecked Sendable {  // immutable after init; the 
             LoopbackSocket.waitForPeerToClose(connection, atMost: 10)
         case "/no-length":
             _ = write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nuntil the end")
+        case "/lowercase-version":
+            _ = write("Http/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        case "/conflicting-length":
+            _ = write("HTTP/1.1 200 OK\r\nContent-Length: 10, 4\r\nConnection: close\r\n\r\n0123456789")
+        case "/trailers":
+            _ = write(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\nConnection: close\r\n\r\n"
+                    + "5\r\nhello\r\n0\r\nX-Checksum: 5d41402a\r\n\r\n")
         case "/empty-chunked":
             _ = write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n")
         default:
