@@ -12,6 +12,10 @@ Endpoints (all GET):
   /bytes?total=52428800&chunk=65536
                                  raw bytes (application/octet-stream) in chunks, as fast as possible
   /many?n=100000                 n small events as fast as possible
+  /scripted/{name}?key=K         the SSE contract cases (the facts of LaunchDarkly's sse-contract-tests): each
+                                 connection of `key` gets the next raw answer of the scenario `name` (see SCRIPTS),
+                                 then 204 once they are used up (GET or POST)
+  /scripted-log?key=K            what each connection of `key` sent: method, body, Last-Event-ID (null when absent)
 
 The posts API of Playgrounds/OpenAPIExample/openapi.yaml, for the generated client's tests:
   GET  /posts                    two posts, cacheable for 60 s (each answer counts in /stats as "posts_served")
@@ -133,6 +137,48 @@ async def many(request: Request):
     return StreamingResponse(tracked(generate()), media_type="text/event-stream")
 
 
+# Raw answers, one per connection, in order; None keeps the connection open and silent (a server gone quiet).
+SCRIPTS = {
+    # An event cut short by the end of its connection is never dispatched; the reconnection resumes after id 1.
+    "partial": ["id: 1\ndata: one\n\ndata: partial", "data: two\n\n"],
+    # The last event ID is the last one an event set; an event without `id` keeps it; an empty `id` clears it.
+    "ids": ["id: a\ndata: 1\n\ndata: 2\n\n", "id\ndata: 3\n\n", "data: 4\n\n"],
+    # The request's method and body go again on every reconnection.
+    "body": ["data: x\n\n", "data: y\n\n"],
+    # A byte order mark (only at the start), comments, and CR, LF and CRLF line ends, mixed.
+    "lines": ["\ufeffdata: a\r\r: a comment\ndata: b\r\n\r\ndata: c\ndata: d\n\n:\n\ndata:  two spaces\r\rdata\n\n"],
+    # A connection that goes silent after one event: the client's idle timeout reconnects.
+    "stall": ["id: 1\ndata: one\n\n" + "\0", "data: two\n\n"],
+    # `retry:` sets the wait before the next connection; a huge value is held to the client's own bound.
+    "retry": ["retry: 300\ndata: one\n\n", "retry: 99999999999\ndata: two\n\n", "data: three\n\n"],
+}
+scripted_log = {}
+
+
+async def scripted(request: Request):
+    name, key = request.path_params["name"], request.query_params.get("key", "")
+    log = scripted_log.setdefault(key, [])
+    body = (await request.body()).decode("utf-8", "replace")
+    log.append({"method": request.method, "body": body, "last_event_id": request.headers.get("last-event-id"),
+                "at": asyncio.get_running_loop().time()})
+    answers = SCRIPTS[name]
+    if len(log) > len(answers):
+        return Response(status_code=204)
+    answer = answers[len(log) - 1]
+
+    async def generate():
+        if answer.endswith("\0"):  # send the rest, then stay open and silent
+            yield answer[:-1].encode()
+            await asyncio.sleep(120)
+        else:
+            yield answer.encode()
+    return StreamingResponse(tracked(generate()), media_type="text/event-stream")
+
+
+async def scripted_log_endpoint(request: Request):
+    return JSONResponse(scripted_log.get(request.query_params.get("key", ""), []))
+
+
 async def list_posts(request: Request):
     stats["posts_served"] += 1
     return JSONResponse(POSTS, headers={"Cache-Control": "max-age=60"})
@@ -156,6 +202,7 @@ app = Starlette(routes=[
     Route("/events", events), Route("/first-then-wait", first_then_wait), Route("/reconnect", reconnect),
     Route("/unauthorized", unauthorized), Route("/forever", forever), Route("/stats", stats_endpoint),
     Route("/bytes", raw_bytes), Route("/many", many),
+    Route("/scripted/{name}", scripted, methods=["GET", "POST"]), Route("/scripted-log", scripted_log_endpoint),
 ])
 
 if __name__ == "__main__":
