@@ -74,14 +74,19 @@ def speed(folders):
             totals["all"] = sum(totals.values())
             for group, total in totals.items():
                 times[agent][group].append(total)
-    konex, peer = "Konex", "python-websockets"
-    print(f"| group 9, ms (median of {len(times[konex]['all'])}, min–max) | Konex | python-websockets 16 | Konex ÷ python |")
-    print("| --- | --- | --- | --- |")
-    for group in sorted(times[konex], key=lambda g: (g == "all", g)):
-        k, p = times[konex][group], times[peer][group]
-        ratio = statistics.median(k) / max(1, statistics.median(p))
-        print(f"| {group} | {statistics.median(k):.0f} ({min(k)}–{max(k)}) | {statistics.median(p):.0f} "
-              f"({min(p)}–{max(p)}) | {ratio:.2f}× |")
+    agents = [agent for agent in ("Konex", "Konex-on-loop", "python-websockets") if agent in times]
+    peer = "python-websockets"
+    rounds = len(times[agents[0]]["all"])
+    print(f"| group 9, ms (median of {rounds}, min–max) | " + " | ".join(agents)
+          + "".join(f" | {agent} ÷ python" for agent in agents if agent != peer) + " |")
+    print("|" + " --- |" * (1 + 2 * len(agents) - 1))
+    for group in sorted(times[agents[0]], key=lambda g: (g == "all", g)):
+        cells = [f"{statistics.median(times[a][group]):.0f} ({min(times[a][group])}–{max(times[a][group])})"
+                 for a in agents]
+        python = statistics.median(times[peer][group]) if peer in times else None
+        ratios = [f"{statistics.median(times[a][group]) / max(1, python):.2f}×" for a in agents
+                  if a != peer and python is not None]
+        print(f"| {group} | " + " | ".join(cells + ratios) + " |")
 
 
 if __name__ == "__main__":

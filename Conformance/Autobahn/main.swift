@@ -2,8 +2,10 @@
 // NIOWebSocketTransport, echoing each message as it came (text as text, binary as binary) until the server closes.
 // scripts/autobahn starts the server (kosoku, a Python 3 runner of Autobahn's own case files) and reads the reports.
 //
-//   konex-autobahn ws://127.0.0.1:9001 [--agent NAME] [--compression [fresh]] [--cases 1,2,5-9]
+//   konex-autobahn ws://127.0.0.1:9001 [--agent NAME] [--compression [fresh]] [--cases 1,2,5-9] [--on-loop]
 //
+// `--on-loop` reads and echoes with a task executor preference for the connection's event loop
+// (`WebSocket.taskExecutor`), as a server relaying small messages would.
 // `--compression` offers permessage-deflate as `WebSocketOptions(compression: true)` does; `--compression fresh`
 // offers `client_no_context_takeover` too, which the cases 13.2, 13.5 and 13.6 require of the offer.
 import Foundation
@@ -18,6 +20,7 @@ import Konex
         var agent = "Konex"
         var compression: WebSocketCompressionOffer? = nil
         var cases: [Int]? = nil
+        var onLoop = false
 
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
@@ -31,6 +34,7 @@ import Konex
                         compression = WebSocketCompressionOffer(clientNoContextTakeover: true)
                     }
                 case "--cases": cases = try Self.ranges(rest.popFirst() ?? "")
+                case "--on-loop": onLoop = true
                 default:
                     guard let url = URL(string: argument), url.scheme != nil else {
                         throw AutobahnFailure("not a server URL: \(argument)")
@@ -65,14 +69,16 @@ import Konex
 
     /// Runs one case: connects, echoes every message, and returns when the connection has ended (either way: the
     /// reports judge what happened on the wire).
-    func run(case number: Int, on client: KonexClient, agent: String, options: WebSocketOptions) async {
+    func run(case number: Int, on client: KonexClient, agent: String, options: WebSocketOptions, onLoop: Bool) async {
         do {
             let socket = try await client.request("runCase?case=\(number)&agent=\(agent)").timeout(.seconds(60))
                 .webSocket(options: options)
             trace("case \(number): open")
-            for try await message in socket.messages {
-                trace("case \(number): \(message)")
-                try await socket.send(message)
+            try await withTaskExecutorPreference(onLoop ? socket.taskExecutor : nil) {
+                for try await message in socket.messages {
+                    trace("case \(number): \(message)")
+                    try await socket.send(message)
+                }
             }
             trace("case \(number): closed \(String(describing: socket.closeCode))")
         } catch {
@@ -99,7 +105,7 @@ import Konex
         let numbers = arguments.cases ?? Array(1...count)
         let started = ContinuousClock.now
         for number in numbers {
-            await run(case: number, on: client, agent: arguments.agent, options: options)
+            await run(case: number, on: client, agent: arguments.agent, options: options, onLoop: arguments.onLoop)
         }
         // The server writes its reports (and exits) when asked.
         // It exits as it answers: the connection may end without a close frame, which is no failure of a case.

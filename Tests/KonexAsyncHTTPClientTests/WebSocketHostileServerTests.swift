@@ -53,3 +53,33 @@
         }
     }
 #endif
+
+#if AsyncHTTPClient
+    import NIOPosix
+
+    /// A reader that prefers the connection's executor runs on the connection's event loop.
+    @Suite struct WebSocketTaskExecutorTests {
+        @Test func aReaderThatPrefersTheConnectionsExecutorRunsOnItsEventLoop() async throws {
+            let frames = WebSocketAccept.frame(opcode: 0x1, Array("on the loop".utf8)) + WebSocketAccept.close(1000, "")
+            let server = try MisbehavingServer(reply: Data()) { WebSocketAccept.upgrade(answering: $0, then: frames) }
+            let client = KonexClient(
+                baseURL: URL(string: "ws://127.0.0.1:\(server.port)")!, transport: AsyncHTTPClientTransport.shared,
+                webSocketTransport: NIOWebSocketTransport.shared)
+            let socket = try await client.request("loop").timeout(.seconds(30)).webSocket()
+            let executor = try #require(socket.taskExecutor)
+            let (messages, onLoop) = try await withTaskExecutorPreference(executor) {
+                var messages: [WebSocketMessage] = []
+                var onLoop = true
+                for try await message in socket.messages {
+                    messages.append(message)
+                    onLoop = onLoop && MultiThreadedEventLoopGroup.currentEventLoop != nil
+                }
+                return (messages, onLoop)
+            }
+            #expect(messages == [.text("on the loop")])
+            #expect(onLoop)
+            // Without the preference the same reader runs on the concurrency pool, off every event loop.
+            #expect(MultiThreadedEventLoopGroup.currentEventLoop == nil)
+        }
+    }
+#endif

@@ -37,6 +37,16 @@ public protocol WebSocketChannel: Sendable {
     var closeCode: WebSocketCloseCode? { get }
     /// The reason the peer sent with its close code.
     var closeReason: String? { get }
+    /// The executor the connection's own events run on, for a reader that prefers it (see
+    /// ``WebSocket/taskExecutor``); `nil`, the default, when the transport has none to offer.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    var taskExecutor: (any TaskExecutor)? { get }
+}
+
+extension WebSocketChannel {
+    /// No executor of the connection's own: readers run where their task does.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public var taskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// What a WebSocket connection must keep to.

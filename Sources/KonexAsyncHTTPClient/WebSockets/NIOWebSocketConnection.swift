@@ -77,6 +77,10 @@
             }
         }
 
+        /// The connection's event loop: a reader that prefers it reads and writes without a thread hop.
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        var taskExecutor: (any TaskExecutor)? { EventLoopTaskExecutor(channel.eventLoop) }
+
         var closeCode: WebSocketCloseCode? { inbox.closeCode }
 
         var closeReason: String? { inbox.closeReason }

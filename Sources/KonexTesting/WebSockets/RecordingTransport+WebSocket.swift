@@ -59,6 +59,9 @@ final class RecordingWebSocketChannel: WebSocketChannel {
 
     var response: ResponseHead { base.response }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    var taskExecutor: (any TaskExecutor)? { base.taskExecutor }
+
     func send(_ message: WebSocketMessage) async throws {
         try await base.send(message)
         note(message, "send")

@@ -824,6 +824,7 @@ final class SessionTransport: Transport {
 func sessionTransportMeetsTheContract() async throws {
     let server = try #require(ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"].flatMap(URL.init))
     var limits: [String: String] = [:]
+    var notRun: [String: String] = [:]
     #if canImport(FoundationNetworking)
         limits = [
             "a sub-second timeout fires at its time": "libcurl truncates it to whole seconds: 0.5 s fires at once",
@@ -831,16 +832,23 @@ func sessionTransportMeetsTheContract() async throws {
             "a 3xx keeps its body": "the body of a declined redirect is dropped",
             "a status line without a reason phrase is read": "libcurl's parser refuses it",
             "204 and 304 that announce a Content-Length end without a body": "a 304 waits for its bytes",
+            "conflicting Content-Length values are an error": "libcurl believes the first length",
+        ]
+        // These trap inside FoundationNetworking: running them would end the test process.
+        notRun = [
+            "a status line whose version is not `HTTP` in capitals is an error": "FoundationNetworking traps",
+            "a chunked body with trailer fields is read whole": "FoundationNetworking traps",
         ]
     #endif
-    let contract = TransportContract(transport: SessionTransport(), server: server, knownLimits: limits)
+    let contract = TransportContract(
+        transport: SessionTransport(), server: server, knownLimits: limits, notRun: notRun)
     for outcome in await contract.run() {
         #expect(outcome.isAcceptable, "\(outcome)")
     }
 }
 } }
 
-extension Readme { struct Articlewritingatransport2 {  // Sources/Konex/Konex.docc/WritingATransport.md line 91
+extension Readme { struct Articlewritingatransport2 {  // Sources/Konex/Konex.docc/WritingATransport.md line 99
 struct Countdown: Transport {
     func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
         let (stream, continuation) = ByteStream.makeStream(bufferLimit: context.bufferLimit) {
