@@ -770,7 +770,7 @@ let mutual = KonexClient(
     _ = mutual
 } }
 
-extension Readme { struct Articleusingwebsockets1 {  // Sources/Konex/Konex.docc/UsingWebSockets.md line 95
+extension Readme { struct Articleusingwebsockets1 {  // Sources/Konex/Konex.docc/UsingWebSockets.md line 97
 @Test func chatOnAScript() async throws {
     let clock = ManualClock()
     let mock = MockTransport(clock: clock)
