@@ -89,45 +89,12 @@ extension TransportContract {
             try require(leaked.isEmpty, "the other origin received \(leaked)")
             try require(seen["X-Konex-Kept"] == "kept", "an ordinary header was dropped: \(seen)")
         },
-        Check(name: "through a client, a 303 after a POST is a GET without the body") { context in
-            var post = redirectTo(
-                context.server, "/anything", status: 303, method: "POST", body: Data(#"{"a":1}"#.utf8))
-            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            let echo = try await context.client.request(post).response()
-            let seen = try json(echo.data)
-            let headers = seen["headers"] as? [String: String] ?? [:]
-            try require(seen["method"] as? String == "GET", "the 303 was followed with \(seen["method"] ?? "?")")
-            try require(
-                headers["Content-Type"] == nil && (seen["data"] as? String ?? "").isEmpty,
-                "the GET kept the body or its Content-Type: \(headers)")
-        },
-        Check(name: "through a client, a 307 keeps the method and a body that can be sent again") { context in
-            var put = redirectTo(context.server, "/anything", status: 307, method: "PUT", body: Data("again".utf8))
-            put.setValue("text/plain", forHTTPHeaderField: "Content-Type")
-            let echo = try await context.client.request(put).response()
-            let seen = try json(echo.data)
-            try require(
-                seen["method"] as? String == "PUT" && seen["data"] as? String == "again",
-                "arrived as \(seen["method"] ?? "?") with `\(seen["data"] ?? "")`")
-        },
-        Check(name: "through a client, an endless redirect ends in a typed error") { context in
-            do {
-                _ = try await context.client.request(request(context.server, "/redirect/25")).response()
-                throw Violation("25 redirects were followed")
-            } catch let error as KonexError {
-                try require(error.stage == .redirect, "failed at \(error.stage): \(error)")
-            }
-        },
         Check(name: "through a client, a redirect to a Unix socket or a file is refused") { context in
             for target in [
                 "http+unix://%2Fvar%2Frun%2Fdocker.sock/info", "unix:///var/run/docker.sock", "file:///etc/passwd",
             ] {
-                do {
-                    _ = try await context.client.request(redirectTo(context.server, target, status: 302)).response()
-                    throw Violation("a redirect to \(target) was followed")
-                } catch let error as KonexError {
-                    try require(error.stage == .redirect, "\(target): failed at \(error.stage): \(error)")
-                }
+                try await requireRedirectRefused(
+                    redirectTo(context.server, target, status: 302), through: context.client, "a redirect to \(target)")
             }
         },
         Check(name: "gzip bodies are decoded") { context in

@@ -151,6 +151,18 @@ public struct TransportContract: Sendable {
             TransportRequest(request), context: TransportContext(delivery: .incremental, bufferLimit: bufferLimit))
     }
 
+    /// Sends `request` through `client` and requires the redirect rules to refuse it (a ``KonexError`` of stage
+    /// `.redirect`); `what` names the request in the violation.
+    static func requireRedirectRefused(_ request: URLRequest, through client: KonexClient, _ what: String) async throws
+    {
+        do {
+            _ = try await client.request(request).response()
+            throw Violation("\(what) was followed")
+        } catch let error as KonexError {
+            try require(error.stage == .redirect, "\(what): failed at \(error.stage): \(error)")
+        }
+    }
+
     /// Sends `request` and requires it to fail, within `limit`; returns the error.
     static func requireFailure(
         of request: URLRequest, through transport: any Transport, within limit: Duration, _ what: String
