@@ -93,12 +93,6 @@
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            channelEnded()
-            context.fireChannelInactive()
-        }
-
-        /// The socket closed: how the connection ended, unless a close frame or a failure said so first.
-        func channelEnded() {
             if closeSent {
                 end(.closed(.abnormalClosure, reason: "the server closed the connection without answering the close"))
             } else {
@@ -108,6 +102,7 @@
                             .connectionLost, "the connection ended without a close frame",
                             closeCode: .abnormalClosure)))
             }
+            context.fireChannelInactive()
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -57,12 +57,6 @@
             // Weakly: the handler holds the inbox, so a strong reference back would keep both alive for ever.
             let handler = WeakHandler(self)
             inbox.whenRoom { loop.execute { handler.value?.roomMade() } }
-            // The server hung up while the upgrade was completing: the frames it sent before are replayed to this
-            // handler once it is added, in the same turn; it never hears the channel go inactive, so it ends the
-            // connection itself on the next turn unless a close frame already did.
-            if !context.channel.isActive {
-                loop.execute { handler.value?.channelEnded() }
-            }
         }
 
         func handlerRemoved(context: ChannelHandlerContext) {
