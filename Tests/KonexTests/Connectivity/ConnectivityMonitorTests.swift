@@ -153,7 +153,16 @@ import Testing
             try ip("addr", "add", "10.9.9.9/24", "dev", "konex0")
             try ip("link", "set", "konex1", "up")
             try ip("link", "set", "konex0", "up")
-            readings.append(InterfaceConnectivityMonitor.readInterfaces())
+            // The kernel raises IFF_RUNNING when it sees the carrier, from its link-watch work, which it may defer
+            // by up to a second after `ip` returns (a CI run read offline here once): wait for it, with a margin
+            // far above a loaded machine's stalls.
+            let deadline = Date().addingTimeInterval(30)
+            var last = InterfaceConnectivityMonitor.readInterfaces()
+            while last != .online && Date() < deadline {
+                usleep(20_000)
+                last = InterfaceConnectivityMonitor.readInterfaces()
+            }
+            readings.append(last)
             return readings
         }
 
