@@ -69,6 +69,8 @@ public struct ResponseHead: Sendable {
     /// Whether ``transportResend`` says anything (read without copying the text).
     var isResent: Bool { storage.resend != nil }
     private var origin: HTTPURLResponse? { storage.origin }
+    /// Whether the fields were read from a Foundation response, which joins repeated fields (`Set-Cookie` too).
+    var isReadFromFoundation: Bool { storage.origin != nil }
     private var storedFields: HTTPHeaders { storage.fields }
 
     /// Creates a head.
