@@ -44,7 +44,8 @@ extension HTTPCache {
             // The 304's `Set-Cookie` lines are for this caller only: never stored, never replayed to the next one,
             // and each its own field (RFC 9110 §5.3: they cannot be joined into one).
             var served = serve(refreshed, key: key, to: request, as: .revalidated)
-            let cookies = reply.response.headerFields.values(for: "Set-Cookie")
+            // Over URLSession the 304's lines come joined: split again, as they were sent.
+            let cookies = SetCookieLines.lines(of: reply.response)
             if !cookies.isEmpty {
                 var fields = served.response.headerFields
                 for cookie in cookies { fields.append("Set-Cookie", cookie) }

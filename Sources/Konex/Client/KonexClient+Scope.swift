@@ -39,7 +39,7 @@ extension KonexClient {
         // One task-local read a request: a scope's transport, with the client's policy else that transport's.
         guard let scope = TransportScope.current else { return (transport, redirects) }
         let redirects = Received.Redirects(
-            policy: redirectPolicy ?? scope.transport.redirectPolicy, redaction: redaction)
+            policy: redirectPolicy ?? scope.transport.redirectPolicy, redaction: redaction, cookies: cookieJar)
         return (scope.transport, redirects)
     }
 

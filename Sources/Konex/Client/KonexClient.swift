@@ -50,6 +50,8 @@ public final class KonexClient: Sendable {
     /// and WebSocket; a transport that cannot apply them refuses to send (see ``TLSCapable/checkCanApply(_:)``).
     /// ``TLSSettings/default`` (the system's trust, no client certificate) by default.
     public let tls: TLSSettings
+    /// Keeps the cookies servers set and sends them back (see ``CookieJar``); `nil` leaves cookies to the transport.
+    public let cookieJar: CookieJar?
     /// ``redaction`` when it is not the default: what the pipeline binds to ``Redaction/current`` for each request
     /// and gives the errors it throws (`nil` keeps requests of default clients free of the binding).
     let ownRedaction: Redaction.Shared?
@@ -95,6 +97,8 @@ public final class KonexClient: Sendable {
     ///   - redaction: What is secret: hidden in logs, dropped from a redirect to another origin.
     ///   - tls: Which servers are trusted (roots, pinned keys) and the client certificate; the system's trust by
     ///     default.
+    ///   - cookieJar: Keeps the cookies servers set and sends them back, the same over every transport; `nil` (the
+    ///     default) leaves cookies to the transport (a URLSession's cookie storage).
     public init(
         baseURL: URL? = nil,
         headers: [String: String] = [:],
@@ -117,7 +121,8 @@ public final class KonexClient: Sendable {
         webSocketTransport: (any WebSocketTransport)? = nil,
         redirectPolicy: RedirectPolicy? = nil,
         redaction: Redaction = .default,
-        tls: TLSSettings = .default
+        tls: TLSSettings = .default,
+        cookieJar: CookieJar? = nil
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -139,8 +144,9 @@ public final class KonexClient: Sendable {
         self.redaction = redaction
         self.tls = tls
         ownRedaction = redaction == .default ? nil : Redaction.Shared(redaction)
+        self.cookieJar = cookieJar
         redirects = Received.Redirects(
-            policy: redirectPolicy ?? transport.redirectPolicy, redaction: redaction)
+            policy: redirectPolicy ?? transport.redirectPolicy, redaction: redaction, cookies: cookieJar)
         components = Lock(
             Components(
                 plugins: plugins, validators: responseValidators, processors: responseProcessors, adapters: adapters,

@@ -26,8 +26,10 @@ public final class CookieJar: Sendable {
     /// How many cookies are kept.
     public let limits: Limits
     private let now: @Sendable () -> Date
-    /// One change at a time: the storage rules read the store, then write it.
-    private let changes = Lock(())
+    /// One change at a time (the storage rules read the store, then write it), and the last creation date given:
+    /// each new cookie is created strictly after the one before, so cookies set by one answer are sent in the order
+    /// its lines came.
+    private let changes = Lock(Date.distantPast)
 
     /// How many cookies a jar keeps; past a limit, expired cookies go first, then the least recently used.
     public struct Limits: Sendable, Hashable {
@@ -81,9 +83,9 @@ public final class CookieJar: Sendable {
     ///   - url: The URL that answered.
     public func receive(_ lines: some Sequence<String>, from url: URL) {
         guard let origin = RequestOrigin(url) else { return }
-        changes.withLock { _ in
+        changes.withLock { lastCreated in
             for line in lines {
-                if let parsed = SetCookieLine(line) { store(parsed, from: origin) }
+                if let parsed = SetCookieLine(line) { store(parsed, from: origin, lastCreated: &lastCreated) }
             }
         }
     }
@@ -107,7 +109,7 @@ public final class CookieJar: Sendable {
     }
 
     /// The storage model (RFC 6265bis §5.7), for one parsed line from `origin`.
-    private func store(_ line: SetCookieLine, from origin: RequestOrigin) {
+    private func store(_ line: SetCookieLine, from origin: RequestOrigin, lastCreated: inout Date) {
         let now = now()
         guard line.name.utf8.count + line.value.utf8.count <= Self.maximumSize else { return }
         // Max-Age wins over Expires; both are capped.
@@ -123,7 +125,8 @@ public final class CookieJar: Sendable {
         var isHostOnly = true
         if let attribute = line.domain {
             guard attribute.utf8.allSatisfy({ $0 < 0x80 }) else { return }
-            let isPublicSuffix = publicSuffixes.map { $0.isPublicSuffix(attribute) } ?? (attribute != origin.host)
+            // Without a list, fail closed: every Domain is a public suffix (the host's own makes a host-only cookie).
+            let isPublicSuffix = publicSuffixes.map { $0.isPublicSuffix(attribute) } ?? true
             if isPublicSuffix {
                 guard attribute == origin.host else { return }
             } else {
@@ -163,6 +166,10 @@ public final class CookieJar: Sendable {
         if let old = kept.first(where: { $0.identity == cookie.identity }) {
             cookie.created = old.created
             storage.remove(old)
+        } else {
+            // A microsecond apart at least: the order of sending is the order of setting.
+            cookie.created = max(now, lastCreated.addingTimeInterval(1e-6))
+            lastCreated = cookie.created
         }
         guard !cookie.hasExpired(at: now) else { return }
         storage.store(cookie)

@@ -136,6 +136,9 @@ extension DataRequest {
             try client.tls.check(appliedBy: transport, for: request.url)
             options.tls = client.tls
         }
+        // A handshake is a request like another: it carries the jar's cookies, and its answer may set some.
+        let jar = client.cookieJar
+        let request = jar?.attaching(to: request) ?? request
         let channel = try await transport.connect(request.head, options: options)
         do {
             try WebSocketHandshakeCheck.check(request, answeredBy: channel.response)
@@ -143,6 +146,7 @@ extension DataRequest {
             channel.abort()
             throw error
         }
+        jar?.receive(channel.response, source: .network, answering: request)
         return Answer(response: channel.response, payload: .webSocket(channel))
     }
 }

@@ -23,10 +23,29 @@ enum Received {
         _ request: TransportRequest, redirects: Redirects,
         send: (TransportRequest) async throws -> Answer
     ) async throws -> Answer {
+        if let jar = redirects.cookies { return try await following(request, redirects: redirects, jar: jar, send: send) }
         let received = try await send(request)
         // Most answers are not redirects: one comparison, and nothing allocated.
         guard RedirectRules.redirects(received.response.statusCode) else { return received }
         return try await following(received, of: request, redirects: redirects, send: send)
+    }
+
+    /// ``following(_:redirects:send:)`` with a cookie jar: each hop carries the jar's cookies for its own URL, and
+    /// its `Set-Cookie` lines go into the jar before the next hop is sent. The rules and the policy read the hop
+    /// without the jar's cookies, so those never pass from one origin to another.
+    // Not inlined: a client without a jar pays one comparison for it.
+    @inline(never) private static func following(
+        _ request: TransportRequest, redirects: Redirects, jar: CookieJar,
+        send: (TransportRequest) async throws -> Answer
+    ) async throws -> Answer {
+        func sendWithCookies(_ hop: TransportRequest) async throws -> Answer {
+            let answer = try await send(jar.attaching(to: hop))
+            jar.receive(answer.response, source: answer.provenance.source, answering: hop)
+            return answer
+        }
+        let received = try await sendWithCookies(request)
+        guard RedirectRules.redirects(received.response.statusCode) else { return received }
+        return try await following(received, of: request, redirects: redirects, send: sendWithCookies)
     }
 
     /// The redirect loop of ``following(_:redirects:send:)``, from the first 3xx `received` for `request`.
@@ -63,16 +82,19 @@ enum Received {
         }
     }
 
-    /// How a request follows redirects: the policy, and the redaction whose secret headers stay with their origin.
+    /// How a request follows redirects: the policy, the redaction whose secret headers stay with their origin, and
+    /// the cookie jar each hop takes its own cookies from.
     // A class: settled once per client and handed down every request, it costs one reference, not a copy of the
     // policy's closure and the redaction's sets.
     final class Redirects: Sendable {
         let policy: RedirectPolicy
         let redaction: Redaction
+        let cookies: CookieJar?
 
-        init(policy: RedirectPolicy, redaction: Redaction) {
+        init(policy: RedirectPolicy, redaction: Redaction, cookies: CookieJar?) {
             self.policy = policy
             self.redaction = redaction
+            self.cookies = cookies
         }
     }
 

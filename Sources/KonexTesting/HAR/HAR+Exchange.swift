@@ -22,26 +22,43 @@ extension HAR.Entry {
         let responseHeaders = response.headerFields.fields.enumerated()
             .sorted { ($0.element.name.lowercased(), $0.offset) < ($1.element.name.lowercased(), $1.offset) }
             .map { HAR.NameValue(name: $0.element.name, value: $0.element.value) }
+        // The cookies as they went and came: the `Cookie` header's pairs, and each `Set-Cookie` line's.
+        let sentCookies = (request.value(forHTTPHeaderField: "Cookie") ?? "").split(separator: ";").compactMap {
+            Self.cookie(String($0))
+        }
+        let setCookies = SetCookieLines.lines(of: response).compactMap { line in
+            Self.cookie(String(line.prefix { $0 != ";" }))
+        }
         let mime = response.value(forHTTPHeaderField: "Content-Type") ?? ""
         let text = String(data: body, encoding: .utf8)
         let milliseconds = Double(duration / .microseconds(1)) / 1000
         self.init(
             startedDateTime: LenientDate.format(startedAt), time: milliseconds,
             request: HAR.Request(
-                method: request.httpMethod ?? "GET", url: url, httpVersion: "HTTP/1.1", cookies: [],
+                method: request.httpMethod ?? "GET", url: url, httpVersion: "HTTP/1.1", cookies: sentCookies,
                 headers: requestHeaders, queryString: query, postData: postData, headersSize: -1,
                 bodySize: request.httpBody?.count ?? 0),
             response: HAR.Response(
                 status: response.statusCode,
                 statusText: ReasonPhrase.of(response.statusCode),
                 httpVersion: "HTTP/1.1",
-                cookies: [], headers: responseHeaders,
+                cookies: setCookies, headers: responseHeaders,
                 content: HAR.Content(
                     size: body.count, mimeType: mime, text: text ?? body.base64EncodedString(),
                     encoding: text == nil ? "base64" : nil),
                 redirectURL: response.value(forHTTPHeaderField: "Location") ?? "", headersSize: -1, bodySize: body.count
             ),
             timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0))
+    }
+
+    /// A `name=value` pair as HAR writes a cookie; `nil` for an empty one.
+    static func cookie(_ pair: String) -> HAR.NameValue? {
+        let pair = pair.trimmingCharacters(in: .whitespaces)
+        guard !pair.isEmpty else { return nil }
+        guard let equals = pair.firstIndex(of: "=") else { return HAR.NameValue(name: "", value: pair) }
+        return HAR.NameValue(
+            name: pair[..<equals].trimmingCharacters(in: .whitespaces),
+            value: pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
     }
 
     /// The response this entry replays. An event stream replays event by event, and a recorded stream (with

@@ -22,6 +22,24 @@ public struct MockResponse: Sendable {
     public var status: Int
     /// The response headers.
     public var headers: [String: String]
+
+    /// The headers as a transport hands them over. A dictionary holds one `Set-Cookie`, so several cookies are
+    /// written joined by `", "` (as HAR replay and Foundation join them); they come back apart, one field a line, as
+    /// a server sends them.
+    var headerFields: HTTPHeaders {
+        guard headers.keys.contains(where: { $0.caseInsensitiveCompare("Set-Cookie") == .orderedSame }) else {
+            return HTTPHeaders(headers)
+        }
+        var fields: [(name: String, value: String)] = []
+        for (name, value) in headers {
+            if name.caseInsensitiveCompare("Set-Cookie") == .orderedSame {
+                fields += SetCookieLines.split(value).map { (name: name, value: $0) }
+            } else {
+                fields.append((name, value))
+            }
+        }
+        return HTTPHeaders(keepingRepeats: fields)
+    }
     var body: Body
     /// A delay before this response, added to the endpoint's and the transport's.
     public var delay: Delay?

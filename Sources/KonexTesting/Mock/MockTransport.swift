@@ -238,7 +238,7 @@ public final class MockTransport: Transport {
     {
         if let built { return built }
         let url = request.url
-        let head = ResponseHead(statusCode: response.status, headerFields: HTTPHeaders(response.headers), url: url)
+        let head = ResponseHead(statusCode: response.status, headerFields: response.headerFields, url: url)
         state.withLock { $0.endpoints[slot.0].built[slot.1] = head }
         return head
     }
