@@ -31,6 +31,12 @@ public final class URLSessionTransport: Transport {
     /// reuses its connections without a new challenge, so a connection trusted under one settings never carries a
     /// request under another.
     private let underOtherTLS = Lock<[TLSSettings: URLSessionTransport]>([:])
+    /// Whether the session adds cookies from its storage and keeps the ones answers set: read once, since
+    /// `session.configuration` is a copy each time.
+    let sessionHandlesCookies: Bool
+    /// The transport made from this one's configuration with no cookie storage, for requests whose cookies are a
+    /// ``CookieJar``'s (see ``withoutCookieStorage()``).
+    let cookieless = Lock<URLSessionTransport?>(nil)
 
     /// Creates a transport over a session you own; redirects are still Konex's (``RedirectPolicy``).
     ///
@@ -47,6 +53,7 @@ public final class URLSessionTransport: Transport {
     public init(session: URLSession, redirectPolicy: RedirectPolicy = .follow) {
         self.redirectPolicy = redirectPolicy
         appliedTLS = .default
+        sessionHandlesCookies = Self.handlesCookies(session.configuration)
         if session.delegate is SessionDelegate {
             self.session = session
             ownsSession = false
@@ -73,6 +80,15 @@ public final class URLSessionTransport: Transport {
         ownsSession = true
         self.redirectPolicy = redirectPolicy
         appliedTLS = delegate.tls
+        sessionHandlesCookies = Self.handlesCookies(configuration)
+    }
+
+    /// A transport over a session made from `configuration` and `delegate` (one with other TLS settings, or none
+    /// of the cookie storage).
+    static func derived(
+        configuration: URLSessionConfiguration, delegate: SessionDelegate, redirectPolicy: RedirectPolicy
+    ) -> URLSessionTransport {
+        URLSessionTransport(configuration: configuration, delegate: delegate, redirectPolicy: redirectPolicy)
     }
 
     /// Applies custom roots, pins and a PKCS#12 client identity on Apple platforms, where URLSession asks its
@@ -115,6 +131,7 @@ public final class URLSessionTransport: Transport {
         // A session retains its delegate until invalidated; ours are private, so let them go with us.
         if ownsSession { session.finishTasksAndInvalidate() }
         streaming.value?.finishTasksAndInvalidate()
+        cookieless.value?.session.finishTasksAndInvalidate()
     }
 
     /// The session streamed tasks go through, with its delegate.
@@ -135,6 +152,9 @@ public final class URLSessionTransport: Transport {
         ResponseHead, ResponseBody
     ) {
         if context.tls != appliedTLS { return try await applying(context.tls).send(request, context: context) }
+        if sessionHandlesCookies && !request.httpShouldHandleCookies {
+            return try await withoutCookieStorage().send(request, context: context)
+        }
         var prepared = Self.prepared(request.urlRequest)
         #if canImport(FoundationNetworking)
             // libcurl sends a body stream chunked, and with a Content-Length beside it (a compressed body says its

@@ -107,13 +107,13 @@ struct EntryReader {
             time: Self.number(entry["time"]) ?? 0,
             request: HAR.Request(
                 method: (Self.text(request["method"]) ?? "GET").uppercased(), url: url,
-                httpVersion: Self.text(request["httpVersion"]) ?? "", cookies: [],
+                httpVersion: Self.text(request["httpVersion"]) ?? "", cookies: Self.nameValues(request["cookies"]),
                 headers: Self.nameValues(request["headers"]), queryString: Self.nameValues(request["queryString"]),
                 postData: postData(request["postData"]), headersSize: Self.integer(request["headersSize"]) ?? -1,
                 bodySize: Self.integer(request["bodySize"]) ?? -1),
             response: HAR.Response(
                 status: status, statusText: Self.text(response["statusText"]) ?? "",
-                httpVersion: Self.text(response["httpVersion"]) ?? "", cookies: [],
+                httpVersion: Self.text(response["httpVersion"]) ?? "", cookies: Self.nameValues(response["cookies"]),
                 headers: Self.nameValues(response["headers"]),
                 content: HAR.Content(
                     size: Self.integer(content["size"]) ?? -1, mimeType: mimeType, text: body, encoding: encoding),

@@ -17,8 +17,13 @@ extension Redaction {
         var entry = entry
         var redacted: Set<String> = []
         func header(_ item: HAR.NameValue) -> HAR.NameValue {
-            let value = value(ofHeader: item.name, item.value)
-            if value != item.value { redacted.insert("header \(item.name)") }
+            var value = value(ofHeader: item.name, item.value)
+            if value != item.value {
+                redacted.insert("header \(item.name)")
+                // A cookie's name and attributes are kept, its value hidden: a replay through a cookie jar then sets
+                // and sends the cookies the recording did, each by its name.
+                value = Self.cookieShape(of: item.name, item.value) ?? value
+            }
             return HAR.NameValue(name: item.name, value: value)
         }
         func cookie(_ item: HAR.NameValue) -> HAR.NameValue {
@@ -118,5 +123,30 @@ extension Redaction {
     /// The first registered secret the archive still holds, in its text or inside a base64 payload.
     func leakedSecret(in archive: HAR, encoded: Data) -> String? {
         leakedSecret(in: encoded) ?? archive.base64Payloads.lazy.compactMap(leakedSecret(in:)).first
+    }
+}
+
+extension Redaction {
+    /// A `Cookie` or `Set-Cookie` value with every cookie's value replaced (`session=REDACTED; Path=/; HttpOnly`);
+    /// `nil` for another header.
+    static func cookieShape(of header: String, _ value: String) -> String? {
+        func hidden(_ pair: Substring) -> String {
+            let pair = pair.trimmingCharacters(in: .whitespaces)
+            guard let equals = pair.firstIndex(of: "=") else { return placeholder }
+            return pair[..<equals] + "=" + placeholder
+        }
+        switch header.lowercased() {
+        case "cookie":
+            return value.split(separator: ";").map(hidden).joined(separator: "; ")
+        case "set-cookie":
+            // Over URLSession one field holds every line, joined: each line's value is hidden.
+            return SetCookieLines.split(value).map { line in
+                let parts = line.split(separator: ";", maxSplits: 1)
+                guard let pair = parts.first else { return placeholder }
+                return hidden(pair) + (parts.count > 1 ? ";" + parts[1] : "")
+            }.joined(separator: ", ")
+        default:
+            return nil
+        }
     }
 }
