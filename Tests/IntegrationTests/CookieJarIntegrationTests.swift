@@ -43,7 +43,8 @@ struct CookieJarIntegrationTests {
         let jar = CookieJar()
         let client = Self.client(jar: jar)
         _ = try await client.request(
-            "/response-headers?Set-Cookie=other%3D1%3B%20Domain%3Dexample.com&Set-Cookie=secure%3D1%3B%20Secure").validate()
+            "/response-headers?Set-Cookie=other%3D1%3B%20Domain%3Dexample.com&Set-Cookie=secure%3D1%3B%20Secure"
+        ).validate()
             .response()
         #expect(jar.all.isEmpty, "\(jar.all)")
         // A Secure cookie the jar holds for this host is not sent over http.

@@ -28,7 +28,8 @@ enum CookieDate {
             day <= daysIn(month: month, of: year)
         else { return nil }
         let days = HTTPDate.daysFromCivil(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second))
+        return Date(
+            timeIntervalSince1970: TimeInterval(days * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second))
     }
 
     /// `%x09 / %x20-2F / %x3B-40 / %x5B-60 / %x7B-7E`.

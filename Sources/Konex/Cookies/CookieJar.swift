@@ -1,7 +1,7 @@
 import Foundation
 
 /// Cookies a server set, kept and sent back as RFC 6265bis says, the same over every transport: URLSession,
-/// AsyncHTTPClient, ``MockTransport``, fixtures and HAR replay.
+/// AsyncHTTPClient, `MockTransport`, fixtures and HAR replay.
 ///
 /// Give a client a jar and every request it sends (each hop of a redirect, each retry, a WebSocket's handshake)
 /// carries the jar's cookies for its own URL in a `Cookie` header, and every `Set-Cookie` line of every answer from
@@ -115,7 +115,8 @@ public final class CookieJar: Sendable {
         // Max-Age wins over Expires; both are capped.
         var expires: Date?
         if let maxAge = line.maxAge {
-            expires = maxAge <= 0 ? .distantPast : now.addingTimeInterval(min(TimeInterval(maxAge), Self.maximumLifetime))
+            expires =
+                maxAge <= 0 ? .distantPast : now.addingTimeInterval(min(TimeInterval(maxAge), Self.maximumLifetime))
         } else if let date = line.expires {
             expires = min(date, now.addingTimeInterval(Self.maximumLifetime))
         }

@@ -77,7 +77,9 @@ public struct PublicSuffixList: Sendable {
         let labels = host.lowercased().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !labels.isEmpty, !labels.contains(where: \.isEmpty) else { return nil }
         // The list is in Unicode; a punycode label is matched as the Unicode it stands for.
-        let matched = labels.map { label in label.hasPrefix("xn--") ? Punycode.decode(label.dropFirst(4)) ?? label : label }
+        let matched = labels.map { label in
+            label.hasPrefix("xn--") ? Punycode.decode(label.dropFirst(4)) ?? label : label
+        }
         func suffix(from index: Int) -> String { matched[index...].joined(separator: ".") }
         // An exception wins over every other rule: its suffix is the exception less its first label.
         for index in matched.indices where exceptions.contains(suffix(from: index)) {

@@ -50,7 +50,8 @@ package enum SetCookieLines {
     /// Without spaces, tabs and the commas of empty lines at either end.
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
         let slice = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: ",") }
-        let end = slice.lastIndex { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: ",") }.map { $0 + 1 } ?? slice.startIndex
+        let end =
+            slice.lastIndex { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: ",") }.map { $0 + 1 } ?? slice.startIndex
         return String(decoding: slice[..<end], as: UTF8.self)
     }
 }

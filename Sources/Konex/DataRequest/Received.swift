@@ -23,7 +23,9 @@ enum Received {
         _ request: TransportRequest, redirects: Redirects,
         send: (TransportRequest) async throws -> Answer
     ) async throws -> Answer {
-        if let jar = redirects.cookies { return try await following(request, redirects: redirects, jar: jar, send: send) }
+        if let jar = redirects.cookies {
+            return try await following(request, redirects: redirects, jar: jar, send: send)
+        }
         let received = try await send(request)
         // Most answers are not redirects: one comparison, and nothing allocated.
         guard RedirectRules.redirects(received.response.statusCode) else { return received }

@@ -154,5 +154,20 @@ extension TransportContract {
             let response = try await context.client.request(post).response()
             try require(response.statusCode == 307, "a one-shot body was followed to \(response.statusCode)")
         },
+        Check(name: "through a client with a cookie jar, every cookie an answer sets is sent back, once") { context in
+            // The transport's part: each `Set-Cookie` line reaches the client (apart, or joined as Foundation joins
+            // them), and a request whose cookies are a jar's gets none added from a storage of the transport's own.
+            let jar = CookieJar()
+            let client = KonexClient(transport: context.transport, cookieJar: jar)
+            let set = try await client.request(
+                request(context.server, "/response-headers?Set-Cookie=konex%3D1&Set-Cookie=other%3D2%3B%20Path%3D%2F")
+            ).response()
+            try require(set.statusCode == 200, "status \(set.statusCode)")
+            let kept = Set(jar.all.map { "\($0.name)=\($0.value)" })
+            try require(kept == ["konex=1", "other=2"], "the jar kept \(kept.sorted())")
+            let data = try await client.request(request(context.server, "/headers")).responseData()
+            let sent = (try json(data)["headers"] as? [String: String] ?? [:])["Cookie"]
+            try require(sent == "konex=1; other=2", "the next request sent Cookie: \(sent ?? "nothing")")
+        },
     ]
 }

@@ -28,8 +28,9 @@ import Testing
         #expect(!text.contains("s3cr3t-token"))
         let entries = try HAR.load(from: file).log.entries
         #expect(entries[0].response.cookies.map(\.name) == ["session"])
-        #expect(entries[0].response.headers.first { $0.name.lowercased() == "set-cookie" }?.value
-            == "session=REDACTED; Path=/; HttpOnly")
+        #expect(
+            entries[0].response.headers.first { $0.name.lowercased() == "set-cookie" }?.value
+                == "session=REDACTED; Path=/; HttpOnly")
         #expect(entries[1].request.cookies.map { "\($0.name)=\($0.value)" } == ["session=REDACTED"])
         #expect(entries[1].request.headers.first { $0.name.lowercased() == "cookie" }?.value == "session=REDACTED")
 

@@ -295,6 +295,45 @@ do {
 #sourceLocation()
 } }
 
+extension Readme { static func articleKeepingCookies1() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/KeepingCookies.md", line: 14)
+let client = KonexClient(baseURL: api, cookieJar: CookieJar())
+_ = try await client.request(Login()).response()                      // Set-Cookie: session=…; HttpOnly
+let me = try await client.request(GetProfile()).responseObject(of: User.self)   // Cookie: session=…
+print(me.name, client.cookieJar?.all.map(\.name) ?? [])
+#sourceLocation()
+    _ = client
+    _ = me
+} }
+
+extension Readme { static func articleKeepingCookies2() async throws {
+#sourceLocation(file: "Sources/Konex/Konex.docc/KeepingCookies.md", line: 50)
+let support = FileManager.default.temporaryDirectory.appendingPathComponent("cookies.json")
+let onDisk = CookieJar(storage: try FileCookieStorage(file: support))          // owner-only, no session cookies
+let shared = CookieJar(storage: SystemCookieStorage(.shared))                  // the app's HTTPCookieStorage
+let list = try PublicSuffixList(contentsOf: URL(fileURLWithPath: PublicSuffixList.systemPath))
+let strict = CookieJar(publicSuffixes: list, limits: CookieJar.Limits(perDomain: 20, total: 500))
+print(onDisk.all.count, shared.all.count, strict.all.count)
+#sourceLocation()
+    _ = support
+    _ = onDisk
+    _ = shared
+    _ = list
+    _ = strict
+} }
+
+extension Readme { struct Articlekeepingcookies3 {  // Sources/Konex/Konex.docc/KeepingCookies.md line 76
+@Test func theProfileNeedsTheSessionCookie() async throws {
+    let mock = MockTransport(clock: ImmediateClock())
+    mock.stub(.post("/v1/login"), .status(204, headers: ["Set-Cookie": "session=abc; Path=/; HttpOnly"]))
+    mock.stub(.get("/v1/me"), .json(User(id: 1, name: "Ada")))
+    let client = KonexClient.mocked(mock, baseURL: api, cookieJar: CookieJar())
+    _ = try await client.request(Login()).response()
+    _ = try await client.request(GetProfile()).responseObject(of: User.self)
+    #expect(mock.requests.last?.header("Cookie") == "session=abc")
+}
+} }
+
 extension Readme { static func articleKonex1() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/Konex.md", line: 12)
 struct GetPosts: KonexRequest {

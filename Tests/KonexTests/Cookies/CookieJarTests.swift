@@ -63,7 +63,8 @@ import Testing
 
     @Test func withoutAListEveryDomainAttributeButTheHostFailsClosed() {
         let jar = Fixture(suffixes: nil)
-        jar.set("wide=1; Domain=example.com", "self=2; Domain=api.example.com", "plain=3", from: "https://api.example.com/")
+        jar.set(
+            "wide=1; Domain=example.com", "self=2; Domain=api.example.com", "plain=3", from: "https://api.example.com/")
         #expect(jar.sent(to: "https://api.example.com/") == ["self=2", "plain=3"])
         #expect(jar.sent(to: "https://www.api.example.com/") == [])
         #expect(jar.jar.all.allSatisfy { $0.isHostOnly })
@@ -108,7 +109,8 @@ import Testing
 
     @Test func lifetimesAreCappedAtFourHundredDays() throws {
         let jar = Fixture()
-        jar.set("a=1; Max-Age=999999999999999999999", "b=2; Expires=Fri, 01 Jan 9999 00:00:00 GMT", from: "https://x.com/")
+        jar.set(
+            "a=1; Max-Age=999999999999999999999", "b=2; Expires=Fri, 01 Jan 9999 00:00:00 GMT", from: "https://x.com/")
         let now = jar.time.value
         for cookie in jar.jar.all {
             #expect(cookie.expires == now.addingTimeInterval(400 * 86_400), "\(cookie.name)")
@@ -173,7 +175,8 @@ import Testing
 
     @Test func sameSiteIsRecordedAndNoneNeedsSecure() {
         let jar = Fixture()
-        jar.set("a=1; SameSite=Strict", "b=1; SameSite=lax", "c=1; SameSite=None", "d=1; SameSite=None; Secure",
+        jar.set(
+            "a=1; SameSite=Strict", "b=1; SameSite=lax", "c=1; SameSite=None", "d=1; SameSite=None; Secure",
             "e=1; SameSite=sideways", from: "https://example.com/")
         let kept = Dictionary(uniqueKeysWithValues: jar.jar.all.map { ($0.name, $0.sameSite) })
         #expect(kept == ["a": .strict, "b": .lax, "d": .none, "e": .unspecified])

@@ -22,7 +22,8 @@ import Testing
         jar.receive(["kept=1; Max-Age=3600; HttpOnly; Secure; SameSite=Lax", "session=2"], from: url)
         #expect(jar.all.count == 2)
 
-        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)
+        let mode = try #require(
+            try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)
         #expect(mode.intValue & 0o777 == 0o600)
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.contains("kept"))
@@ -31,7 +32,10 @@ import Testing
         let reopened = CookieJar(storage: try FileCookieStorage(file: file), publicSuffixes: nil)
         let cookie = try #require(reopened.all.first)
         #expect(reopened.all.count == 1)
-        #expect((cookie.name, cookie.value, cookie.path, cookie.isSecure, cookie.isHTTPOnly) == ("kept", "1", "/app", true, true))
+        #expect(
+            (cookie.name, cookie.value, cookie.path, cookie.isSecure, cookie.isHTTPOnly) == (
+                "kept", "1", "/app", true, true
+            ))
         #expect(cookie.sameSite == .lax)
         #expect(reopened.cookieHeader(for: URL(string: "https://example.com/app/x")!) == "kept=1")
 
@@ -55,7 +59,9 @@ import Testing
             for cookie in storage.cookies ?? [] where cookie.domain.hasSuffix(host) { storage.deleteCookie(cookie) }
         }
         let jar = CookieJar(storage: SystemCookieStorage(storage), publicSuffixes: CookieJarTests.suffixes)
-        jar.receive(["a=1; Path=/", "b=2; Domain=\(host); Secure; HttpOnly; Max-Age=600"], from: URL(string: "https://\(host)/")!)
+        jar.receive(
+            ["a=1; Path=/", "b=2; Domain=\(host); Secure; HttpOnly; Max-Age=600"],
+            from: URL(string: "https://\(host)/")!)
         // What the jar kept, Foundation holds: a host-only cookie without a dot, a domain cookie with one.
         let held = (storage.cookies ?? []).filter { $0.domain.hasSuffix(host) }
         #expect(Set(held.map(\.name)) == ["a", "b"])

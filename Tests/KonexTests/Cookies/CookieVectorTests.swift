@@ -45,7 +45,9 @@ import Testing
 
     static let differences: [String: (why: Difference, sent: [ParserCase.Pair])] = [
         "0004": (.namelessCookie, [.init(name: "", value: "foo")]),
-        "0021": (.namelessCookie, [.init(name: "a", value: "b"), .init(name: "", value: "x"), .init(name: "c", value: "d")]),
+        "0021": (
+            .namelessCookie, [.init(name: "a", value: "b"), .init(name: "", value: "x"), .init(name: "c", value: "d")]
+        ),
         "0023": (.namelessCookie, [.init(name: "", value: "foo")]),
         "0024": (.namelessCookie, [.init(name: "", value: "foo")]),
         "0025": (.namelessCookie, [.init(name: "", value: "foo")]),
@@ -55,7 +57,9 @@ import Testing
         "CHROMIUM0009": (.namelessCookie, [.init(name: "", value: "BLAHHH")]),
         "CHROMIUM0010": (.namelessCookie, [.init(name: "", value: #""BLA\"HHH""#)]),
         "CHROMIUM0012": (.namelessCookie, [.init(name: "", value: "ABC")]),
-        "MOZILLA0012": (.namelessCookie, [.init(name: "test", value: #""fubar! = foo"#), .init(name: "", value: "five")]),
+        "MOZILLA0012": (
+            .namelessCookie, [.init(name: "test", value: #""fubar! = foo"#), .init(name: "", value: "five")]
+        ),
         "MOZILLA0014": (.namelessCookie, [.init(name: "", value: "six")]),
         "MOZILLA0015": (.namelessCookie, [.init(name: "", value: "seven")]),
         "MOZILLA0016": (.namelessCookie, [.init(name: "", value: "eight")]),
