@@ -32,6 +32,7 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     case "redaction": FuzzTargets.redaction(bytes)
     case "closereason": FuzzTargets.closeReason(bytes)
     case "certificate": FuzzTargets.certificate(bytes)
+    case "cookies": FuzzTargets.cookies(text)
     default: fatalError("set KONEX_FUZZ_TARGET to one of scripts/fuzz's targets (got \"\(target)\")")
     }
     return 0
@@ -288,6 +289,40 @@ enum FuzzTargets {
         }
         _ = try? archive.endpoints(allowRepeats: false, pacing: true)
         _ = try? archive.encoded()
+    }
+
+    static let suffixes = PublicSuffixList(rules: "com\nexample.com\nco.uk\n*.ck\n!www.ck\n公司.cn")
+
+    /// `Set-Cookie` lines (one a line of the input) into a jar, and each line through the date, punycode and suffix
+    /// readers: whatever the lines, the jar holds only cookies its rules allow.
+    static func cookies(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let earliest = Date(timeIntervalSince1970: -11_644_473_600)  // 1601-01-01
+        for line in lines {
+            if let date = CookieDate.parse(line) { check(date >= earliest, "a cookie date before 1601: \(date)") }
+            _ = Punycode.decode(Substring(line))
+            _ = suffixes.registrableDomain(of: line)
+            check(!SetCookieLines.split(line).contains(""), "an empty line split from \(line)")
+        }
+        let jar = CookieJar(publicSuffixes: suffixes, limits: CookieJar.Limits(perDomain: 5, total: 8), now: { now })
+        let host = "a.b.example.org"
+        jar.receive(lines, from: URL(string: "http://\(host)/x/y")!)
+        let kept = jar.all
+        check(kept.count <= 8, "\(kept.count) cookies kept, over the limit of 8")
+        for cookie in kept {
+            check(cookie.size <= CookieJar.maximumSize, "a cookie of \(cookie.size) bytes")
+            check(!cookie.isSecure, "a Secure cookie set over http")
+            check(
+                cookie.isHostOnly
+                    ? cookie.domain == host : CookieJar.domainMatches(host, cookie.domain, hostIsAddress: false),
+                "\(cookie.domain) does not hold \(host)")
+            check(!suffixes.isPublicSuffix(cookie.domain) || cookie.isHostOnly, "a public suffix: \(cookie.domain)")
+            check(
+                cookie.expires.map { $0 <= now.addingTimeInterval(CookieJar.maximumLifetime) } ?? true,
+                "an expiry past 400 days")
+            check(cookie.path.hasPrefix("/"), "a path \(cookie.path)")
+        }
+        _ = jar.cookieHeader(for: URL(string: "http://\(host)/x/y/z")!)
     }
 
     static func lenientDate(_ text: String) {

@@ -14,7 +14,7 @@ package enum SetCookieLines {
 
     /// A joined value split into its lines.
     package static func split(_ joined: String) -> [String] {
-        guard joined.utf8.contains(UInt8(ascii: ",")) else { return [joined] }
+        guard joined.utf8.contains(UInt8(ascii: ",")) else { return joined.isEmpty ? [] : [joined] }
         let bytes = Array(joined.utf8)
         var lines: [String] = []
         var start = 0
