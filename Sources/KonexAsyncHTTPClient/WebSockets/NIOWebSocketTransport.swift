@@ -136,13 +136,14 @@
             let pins = tls == nil ? [] : options.tls.serverTrust.pins
             let requester = WebSocketHandshakeHandler(target: target, pins: pins, handshake: handshake)
             let requesterBox = NIOLoopBound(requester, eventLoop: channel.eventLoop)
-            // A control frame may carry 125 bytes whatever the message limit; NIO's decoder bounds each frame.
+            // A control frame may carry 125 bytes whatever the message limit; the frame reader bounds each frame.
             let frameLimit = min(max(options.maximumMessageSize, 125), Int(UInt32.max))
-            let upgrader = WebSocketUpgrader(maxFrameSize: frameLimit) { channel, head in
+            let upgrader = WebSocketUpgrader { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     let deflate = try PerMessageDeflate(
                         answer: head.headers["Sec-WebSocket-Extensions"], offered: options.compressionOffer)
-                    let handler = WebSocketFrameHandler(options: options, deflate: deflate)
+                    let handler = WebSocketFrameHandler(
+                        options: options, deflate: deflate, maximumFrameSize: frameLimit)
                     try channel.pipeline.syncOperations.addHandler(handler)
                     handshake.succeed(
                         NIOWebSocketConnection(

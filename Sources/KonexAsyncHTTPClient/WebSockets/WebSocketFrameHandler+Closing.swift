@@ -106,16 +106,7 @@
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            switch error as? NIOWebSocketError {
-            case .invalidFrameLength?:
-                fail(
-                    .messageTooBig, closeCode: .messageTooBig,
-                    "a frame was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009")
-            case .some(let error):
-                violate("a frame NIO could not decode (\(error))")
-            case nil:
-                abort(WebSocketFailure(.connectionLost, "the connection failed: \(error)", closeCode: .abnormalClosure))
-            }
+            abort(WebSocketFailure(.connectionLost, "the connection failed: \(error)", closeCode: .abnormalClosure))
         }
     }
 

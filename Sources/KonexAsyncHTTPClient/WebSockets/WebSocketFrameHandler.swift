@@ -4,19 +4,24 @@
     import NIOCore
     import NIOWebSocket
 
-    /// RFC 6455 on the event loop, after NIO's frame codec: assembles fragments (control frames may come between
-    /// them), checks UTF-8 and sizes, answers pings and closes, and pauses the socket while the reader is behind.
+    /// RFC 6455 on the event loop, straight after the socket: reads frames (``WebSocketFrameReader``), assembles
+    /// fragments (control frames may come between them), checks UTF-8 and sizes, answers pings and closes, and pauses
+    /// the socket while the reader is behind.
     ///
     /// Everything here runs on the channel's event loop; ``NIOWebSocketConnection`` reaches it through
     /// `eventLoop.execute`.
     final class WebSocketFrameHandler: ChannelDuplexHandler, RemovableChannelHandler {
-        typealias InboundIn = WebSocketFrame
+        typealias InboundIn = ByteBuffer
         typealias OutboundIn = WebSocketFrame
         /// Frames go out encoded here (``encoded(_:allocator:)``): NIO's frame encoder is taken out of the pipeline.
         typealias OutboundOut = ByteBuffer
 
         let inbox: WebSocketInbox
         let options: WebSocketOptions
+        /// The largest frame read: a frame's payload is held whole until it has all arrived.
+        let maximumFrameSize: Int
+        /// The bytes of a frame not whole yet, from the reads so far.
+        var unread: ByteBuffer?
         var context: ChannelHandlerContext?
         /// The fragments of a message not yet finished; `compressed` when its first frame set RSV1.
         var fragments: (opcode: WebSocketOpcode, bytes: ByteBuffer, compressed: Bool)?
@@ -31,7 +36,7 @@
         /// Data frames that arrived (from the same socket read) while messages wait, kept as they came on the wire:
         /// assembling or inflating them now would hold megabytes per compressed kilobyte (a deflate bomb) for a
         /// reader that is not reading. Control frames are still handled at once.
-        var heldFrames = CircularBuffer<WebSocketFrame>()
+        var heldFrames = CircularBuffer<InboundFrame>()
         /// The channel's allocator, kept so held frames can be inflated after the channel is gone.
         var allocator = ByteBufferAllocator()
         /// A `read()` from the channel held back while messages wait.
@@ -42,8 +47,9 @@
         var closeSent = false
         var closeTimer: Scheduled<Void>?
 
-        init(options: WebSocketOptions, deflate: PerMessageDeflate?) {
+        init(options: WebSocketOptions, deflate: PerMessageDeflate?, maximumFrameSize: Int) {
             self.options = options
+            self.maximumFrameSize = maximumFrameSize
             self.deflate = deflate
             compressor = deflate.map { ZlibStream(.compress, windowBits: $0.clientWindowBits) }
             decompressor = deflate.map { _ in ZlibStream(.decompress, windowBits: 15) }
@@ -67,13 +73,47 @@
         // MARK: Reading
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            let frame = unwrapInboundIn(data)
-            guard pendingEnd == nil, inbox.end == nil else { return }
+            var buffer = unwrapInboundIn(data)
+            if var earlier = unread {
+                unread = nil  // one reference, so the append does not copy the bytes so far
+                earlier.writeBuffer(&buffer)
+                buffer = earlier
+            }
+            while pendingEnd == nil, inbox.end == nil {
+                let frame: InboundFrame?
+                do {
+                    frame = try WebSocketFrameReader.frame(in: &buffer, maximumSize: maximumFrameSize)
+                } catch {
+                    return refused(error)
+                }
+                guard let frame else { break }
+                frameArrived(frame, context: context)
+            }
+            // What is left is the start of a frame (or nothing); after the end, nothing more is read.
+            if buffer.readableBytes > 0, pendingEnd == nil, inbox.end == nil { unread = buffer }
+        }
+
+        /// A frame the reader could not accept: too long for the limit (1009), or a control frame that breaks §5.5.
+        func refused(_ refusal: WebSocketFrameReader.Refusal) {
+            switch refusal {
+            case .tooLong:
+                fail(
+                    .messageTooBig, closeCode: .messageTooBig,
+                    "a frame was over maximumMessageSize (\(options.maximumMessageSize) bytes): closed with 1009")
+            case .fragmentedControlFrame:
+                violate("a control frame came without FIN (control frames are never fragmented)")
+            case .longControlFrame(let length):
+                violate("a control frame carried \(length) bytes (125 at most)")
+            }
+        }
+
+        /// One whole frame from the server.
+        func frameArrived(_ frame: InboundFrame, context: ChannelHandlerContext) {
             // A server never masks (§5.1), and no extension was agreed, so no reserved bit may be set (§5.2).
-            guard frame.maskKey == nil else { return violate("the server masked a frame") }
+            guard !frame.isMasked else { return violate("the server masked a frame") }
             // RSV1 marks a compressed message, on its first frame only, and only once permessage-deflate is agreed.
             let compressedStart = frame.rsv1 && deflate != nil && (frame.opcode == .text || frame.opcode == .binary)
-            guard frame.rsv1 == compressedStart, frame.rsv2 == false, frame.rsv3 == false else {
+            guard frame.rsv1 == compressedStart, !frame.otherReservedBits else {
                 return violate("a frame set a reserved bit without an extension that defines it")
             }
             switch frame.opcode {
@@ -95,7 +135,7 @@
         }
 
         /// A data frame: assembled into a message, which is delivered once whole.
-        func dataArrived(_ frame: WebSocketFrame) {
+        func dataArrived(_ frame: InboundFrame) {
             if frame.opcode == .continuation {
                 guard var message = fragments else {
                     return violate("a continuation frame came with no message to continue")
