@@ -15,7 +15,11 @@ Endpoints (all GET):
   /scripted/{name}?key=K         the SSE contract cases (the facts of LaunchDarkly's sse-contract-tests): each
                                  connection of `key` gets the next raw answer of the scenario `name` (see SCRIPTS),
                                  then 204 once they are used up (GET or POST)
-  /scripted-log?key=K            what each connection of `key` sent: method, body, Last-Event-ID (null when absent)
+  /scripted-log?key=K            what each connection of `key` sent: method, body, Last-Event-ID (null when absent),
+                                 and the request's headers (names in lower case)
+  POST /replay                   {"pieces": [base64…], "hold": bool}: each piece written as it is, 10 ms apart (a
+                                 byte order mark cut between writes, a CR ending one write and its LF starting the
+                                 next); with hold, the connection then stays open and silent for 60 s
 
 The posts API of Playgrounds/OpenAPIExample/openapi.yaml, for the generated client's tests:
   GET  /posts                    two posts, cacheable for 60 s (each answer counts in /stats as "posts_served")
@@ -23,6 +27,7 @@ The posts API of Playgrounds/OpenAPIExample/openapi.yaml, for the generated clie
   POST /posts                    201 with the new post for `Authorization: Bearer fresh`, else 401 {"error": "expired"}
 """
 import asyncio
+import base64
 import json
 import sys
 
@@ -149,6 +154,8 @@ SCRIPTS = {
     "lines": ["\ufeffdata: a\r\r: a comment\ndata: b\r\n\r\ndata: c\ndata: d\n\n:\n\ndata:  two spaces\r\rdata\n\n"],
     # A connection that goes silent after one event: the client's idle timeout reconnects.
     "stall": ["id: 1\ndata: one\n\n" + "\0", "data: two\n\n"],
+    # One event, then 204: what a request sent, read from the log.
+    "once": ["data: x\n\n"],
     # `retry:` sets the wait before the next connection; a huge value is held to the client's own bound.
     "retry": ["retry: 300\ndata: one\n\n", "retry: 99999999999\ndata: two\n\n", "data: three\n\n"],
 }
@@ -160,7 +167,7 @@ async def scripted(request: Request):
     log = scripted_log.setdefault(key, [])
     body = (await request.body()).decode("utf-8", "replace")
     log.append({"method": request.method, "body": body, "last_event_id": request.headers.get("last-event-id"),
-                "at": asyncio.get_running_loop().time()})
+                "at": asyncio.get_running_loop().time(), "headers": {k.lower(): v for k, v in request.headers.items()}})
     answers = SCRIPTS[name]
     if len(log) > len(answers):
         return Response(status_code=204)
@@ -173,6 +180,20 @@ async def scripted(request: Request):
         else:
             yield answer.encode()
     return StreamingResponse(tracked(generate()), media_type="text/event-stream")
+
+
+async def replay(request: Request):
+    spec = await request.json()
+    pieces = [base64.b64decode(piece) for piece in spec["pieces"]]
+
+    async def generate():
+        for piece in pieces:
+            yield piece
+            await asyncio.sleep(0.01)
+        if spec.get("hold"):
+            await asyncio.sleep(60)
+    # Not counted in /stats: a streaming test counts the streams it leaves, and these run beside it.
+    return StreamingResponse(generate(), media_type="text/event-stream")
 
 
 async def scripted_log_endpoint(request: Request):
@@ -202,7 +223,8 @@ app = Starlette(routes=[
     Route("/events", events), Route("/first-then-wait", first_then_wait), Route("/reconnect", reconnect),
     Route("/unauthorized", unauthorized), Route("/forever", forever), Route("/stats", stats_endpoint),
     Route("/bytes", raw_bytes), Route("/many", many),
-    Route("/scripted/{name}", scripted, methods=["GET", "POST"]), Route("/scripted-log", scripted_log_endpoint),
+    Route("/scripted/{name}", scripted, methods=["GET", "POST", "REPORT"]),
+    Route("/scripted-log", scripted_log_endpoint), Route("/replay", replay, methods=["POST"]),
 ])
 
 if __name__ == "__main__":

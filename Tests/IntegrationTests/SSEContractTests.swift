@@ -15,6 +15,8 @@ struct SSEContractTests {
         let body: String
         let last_event_id: String?
         let at: Double
+        /// The request's headers, names in lower case.
+        let headers: [String: String]
     }
 
     /// A scripted scenario, by GET or POST.
@@ -23,6 +25,7 @@ struct SSEContractTests {
         let key = UUID().uuidString
         var method: HTTPMethod = .get
         var body: RequestBody?
+        var headers: [String: String]?
         var path: String { "/scripted/\(name)" }
         var parameters: Parameters? { ["key": .string(key)] }
     }
@@ -85,6 +88,38 @@ struct SSEContractTests {
         let (events, sent) = try await Self.run(Scripted(name: "stall"), idleTimeout: .seconds(1))
         #expect(events.map(\.data) == ["one", "two"])
         #expect(sent.map(\.last_event_id) == [nil, "1", "1"])  // "two" had no id: "1" is still the last
+    }
+
+    /// What an `EventSource` sends: GET, `Accept: text/event-stream`, `Cache-Control: no-cache`, no `Last-Event-ID`.
+    @Test func theDefaultMethodAndHeaders() async throws {
+        let (_, sent) = try await Self.run(Scripted(name: "once"))
+        let first = try #require(sent.first)
+        #expect(first.method == "GET")
+        #expect(first.headers["accept"] == "text/event-stream")
+        #expect(first.headers["cache-control"] == "no-cache")
+        #expect(first.last_event_id == nil)
+    }
+
+    /// Custom headers, a POST and a REPORT with a JSON body, and a `Last-Event-ID` set by the caller for the first
+    /// request go as given, on the first connection and on the next.
+    @Test(arguments: [HTTPMethod.post, HTTPMethod(rawValue: "REPORT")])
+    func customHeadersAMethodWithABodyAndAFirstLastEventID(method: HTTPMethod) async throws {
+        var scenario = Scripted(name: "body", method: method, body: .data(Data(#"{"hello": "world"}"#.utf8)))
+        scenario.headers = [
+            "header-name-1": "value-1", "header-name-2": "value-2",
+            "Content-Type": "application/json; charset=utf-8", "Last-Event-ID": "abc",
+        ]
+        let (_, sent) = try await Self.run(scenario)
+        try #require(sent.count == 3)
+        for request in sent {
+            #expect(request.method == method.rawValue)
+            #expect(request.body == #"{"hello": "world"}"#)
+            #expect(request.headers["content-type"] == "application/json; charset=utf-8")
+            #expect(request.headers["header-name-1"] == "value-1")
+            #expect(request.headers["header-name-2"] == "value-2")
+            // No event of "body" sets an ID, so the caller's own is the last one on every connection.
+            #expect(request.last_event_id == "abc")
+        }
     }
 
     /// `retry: 300` is waited (the policy alone would wait 5 s); `retry: 99999999999` is held to the policy's maximum

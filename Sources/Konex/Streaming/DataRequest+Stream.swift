@@ -32,10 +32,27 @@ extension DataRequest {
     }
 
     /// Reconnects a Server-Sent Events stream read with ``DataStream/events(maximumLineLength:maximumEventSize:)`` as `policy` says.
+    ///
+    /// The request then asks as an `EventSource` does: `Accept: text/event-stream` and `Cache-Control: no-cache`,
+    /// unless it sets either itself.
     /// - Parameter policy: When and how to reconnect.
     public func reconnecting(_ policy: ReconnectionPolicy = ReconnectionPolicy()) -> DataRequest {
-        var copy = self
+        var copy = reconnection == nil ? withAdapter(EventStreamHeaders()) : self
         copy.reconnection = policy
         return copy
+    }
+}
+
+/// What an `EventSource` asks with (WHATWG HTML §9.2): an event stream, never a stored one.
+struct EventStreamHeaders: RequestAdapter {
+    func adapt(_ request: consuming TransportRequest) async throws -> TransportRequest {
+        var request = request
+        if request.value(forHTTPHeaderField: "Accept") == nil {
+            request.head.headerFields["Accept"] = "text/event-stream"
+        }
+        if request.value(forHTTPHeaderField: "Cache-Control") == nil {
+            request.head.headerFields["Cache-Control"] = "no-cache"
+        }
+        return request
     }
 }
