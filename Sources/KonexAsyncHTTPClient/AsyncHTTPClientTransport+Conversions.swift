@@ -16,6 +16,11 @@
             var converted = HTTPClientRequest(url: request.url.absoluteString)
             converted.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
             for (name, value) in request.head.headerFields { converted.headers.add(name: name, value: value) }
+            if let chunks = request.body?.chunks {
+                // Written as the caller produces it, while the answer may already be coming back.
+                converted.body = .stream(chunks.map { ByteBuffer(bytes: $0) }, length: .unknown)
+                return converted
+            }
             if let body = try request.body?.collect(upTo: Int.max) {
                 if let uploadProgress, !body.isEmpty {
                     converted.body = .stream(

@@ -261,10 +261,14 @@
                 if !tls.isDefault { converted.tlsConfiguration = try tlsConfiguration(for: tls) }
                 do {
                     response = try await execute(converted, deadline: deadline)
-                } catch  where Self.isStaleConnection(error) && request.method.isIdempotent && !Task.isCancelled {
+                } catch
+                    where Self.isStaleConnection(error) && request.method.isIdempotent && !Task.isCancelled
+                    && request.body?.canBeSentAgain != false
+                {
                     // The pool handed out a kept-alive connection the server had just closed (its keep-alive timer
                     // and this request crossed): no byte of an answer came, so an idempotent request goes again,
-                    // once, on a new connection, as libcurl and browsers do. The body is bytes, so it can.
+                    // once, on a new connection, as libcurl and browsers do, when its body can be sent again (a body
+                    // of chunks may be half gone).
                     resend = "sent again on a new connection: the kept-alive one failed before an answer (\(error))"
                     response = try await execute(converted, deadline: deadline)
                 }

@@ -22,11 +22,19 @@ extension MemoryHeavy {
                         "FoundationNetworking's header parser refuses `HTTP/1.1 200` with no reason phrase (\"Failed writing header\"), which RFC 9112 §4 allows",
                     "204 and 304 that announce a Content-Length end without a body":
                         "FoundationNetworking waits for the bytes a 304 announces on a connection kept open, until the timeout (its 204 ends at once, and so does the curl command line)",
+                    chunksLimit.name: chunksLimit.reason,
                 ]
             #else
-                [:]
+                [chunksLimit.name: chunksLimit.reason]
             #endif
         }()
+
+        /// On every platform: `URLSessionTransport` refuses a body of chunks by name.
+        static let chunksLimit = (
+            name: "a request body streamed while the answer streams back: each chunk echoed before the next goes",
+            reason:
+                "URLSessionTransport refuses a body of chunks: a URLRequest carries a streamed body only as an InputStream, which FoundationNetworking cannot make from async code"
+        )
 
         /// Checks that trap inside FoundationNetworking on Linux, so they cannot run in a test process.
         static let linuxNotRun: [String: String] = {

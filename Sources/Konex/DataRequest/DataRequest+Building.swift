@@ -86,8 +86,12 @@ extension DataRequest {
             guard method.allowsBody else {
                 throw KonexError.invalidRequest("a \(method) request cannot carry a body", method: method, url: url)
             }
-            let (data, type) = try encode(body, method: method, url: url)
-            (payload, contentType) = (.data(data), type)
+            if case .chunks(let chunks, let type) = body.kind {
+                (payload, contentType) = (.chunks(chunks), type)
+            } else {
+                let (data, type) = try encode(body, method: method, url: url)
+                (payload, contentType) = (.data(data), type)
+            }
         } else if let parametersBody {
             (payload, contentType) = (.data(parametersBody), "application/json")
         }
@@ -122,6 +126,9 @@ extension DataRequest {
         case .unencodable(let reason):
             throw KonexError.invalidRequest(
                 "the body could not be encoded as JSON: \(reason)", method: method, url: url)
+        case .chunks:
+            throw KonexError.invalidRequest(
+                "a body of chunks is sent as it comes, not encoded", method: method, url: url)
         case .multipart(let form):
             do {
                 return (try form.encode(), form.contentType)

@@ -74,6 +74,10 @@ extension DataRequest {
             case .data(let data): data.count
             case .file(let file): Int(BodyFile.size(of: file))
             case .stream: nil
+            case .chunks:
+                throw KonexError.invalidRequest(
+                    "compressingBody(.\(compression)) cannot compress a body of chunks: it is sent as it comes",
+                    method: request.method, url: request.url)
             }
         if let size, size < max(minimumBytes, 1) { return request }
         guard let zlib = Zlib.shared else {
@@ -173,6 +177,8 @@ enum BodyCompressing {
                     if read < 0 { throw stream.streamError ?? CocoaError(.fileReadUnknown) }
                     return Data(buffer[..<read])
                 }, body)
+        case .chunks:
+            throw TransportRequest.Body.SentAsItComes()  // refused before: `compressed(_:as:minimumBytes:)`
         }
     }
 

@@ -14,6 +14,7 @@ public struct RequestBody: Sendable {
         case data(Data, contentType: String)
         case multipart(MultipartFormData)
         case file(URL, contentType: String)
+        case chunks(AsyncThrowingStream<Data, any Error>, contentType: String)
         /// A value that could not be encoded where it was given (``DataRequest/body(json:encoder:)``): why.
         case unencodable(String)
     }
@@ -54,6 +55,23 @@ public struct RequestBody: Sendable {
     ///   - contentType: The `Content-Type`; `application/octet-stream` by default.
     public static func file(_ url: URL, contentType: String = "application/octet-stream") -> RequestBody {
         RequestBody(kind: .file(url, contentType: contentType))
+    }
+
+    /// Bytes sent as they are produced, chunked, while the answer may already be streaming back (see
+    /// ``TransportRequest/Body/chunks(_:)``: `AsyncHTTPClientTransport` sends them, `URLSessionTransport` refuses
+    /// them). Sent once: a retry or a redirect that would send it again returns the answer instead.
+    /// ```swift
+    /// let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+    /// let replies = try await client.request(Echo()).body(.chunks(chunks)).stream()   // Echo: a POST endpoint
+    /// writer.yield(Data("ping".utf8))   // and read the echo from `replies` before the next one
+    /// ```
+    /// - Parameters:
+    ///   - chunks: The body, chunk by chunk; an error it throws fails the request.
+    ///   - contentType: The `Content-Type`; `application/octet-stream` by default.
+    public static func chunks(
+        _ chunks: AsyncThrowingStream<Data, any Error>, contentType: String = "application/octet-stream"
+    ) -> RequestBody {
+        RequestBody(kind: .chunks(chunks, contentType: contentType))
     }
 
     /// A `multipart/form-data` body (RFC 7578).

@@ -119,7 +119,7 @@ public struct TransportRequest: Sendable {
         case .data(let data): request.httpBody = data
         case .file(let file): request.httpBodyStream = InputStream(url: file)
         case .stream(let box): request.httpBodyStream = box.stream
-        case nil: break
+        case .chunks, nil: break  // sent as it comes by a transport that can (see `Body.chunks(_:)`)
         }
         return request
     }
@@ -130,6 +130,7 @@ public struct TransportRequest: Sendable {
             case data(Data)
             case file(URL)
             case stream(InputStreamBox)
+            case chunks(AsyncThrowingStream<Data, any Error>)
         }
 
         let storage: Storage
@@ -149,20 +150,52 @@ public struct TransportRequest: Sendable {
         /// - Parameter file: A file URL.
         public static func file(_ file: URL) -> Body { Body(storage: .file(file)) }
 
+        /// Bytes written as they are produced, while the answer may already be arriving (a body streamed in both
+        /// directions at once); sent chunked, with no `Content-Length`, once.
+        ///
+        /// `AsyncHTTPClientTransport` sends it as it comes; `URLSessionTransport` refuses it (a `URLRequest` carries
+        /// a body stream only as a Foundation `InputStream`, which FoundationNetworking cannot make from async code).
+        /// It cannot be sent again, so a redirect that would resend it, or a retry, returns the answer instead.
+        /// ```swift
+        /// let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        /// let request = TransportRequest(head: head, body: .chunks(chunks))
+        /// writer.yield(Data("hello".utf8)); writer.finish()
+        /// ```
+        /// - Parameter chunks: The body's bytes, chunk by chunk; an error thrown by it fails the request.
+        public static func chunks(_ chunks: AsyncThrowingStream<Data, any Error>) -> Body {
+            Body(storage: .chunks(chunks))
+        }
+
+        /// Why a body of ``chunks(_:)`` cannot be read whole before it is sent.
+        public struct SentAsItComes: Error, CustomStringConvertible {
+            public var description: String {
+                "a body of chunks is written as it comes: it cannot be read whole before it is sent"
+            }
+        }
+
         /// The body's size in bytes when it is known without reading it: bytes in memory, or a file's size; `nil` for
         /// a stream.
         public var byteCount: Int? {
             switch storage {
             case .data(let data): data.count
             case .file(let file): Int(BodyFile.size(of: file))
-            case .stream: nil
+            case .stream, .chunks: nil
             }
         }
 
-        /// Whether the body can be sent again (after a redirect or a retry): bytes and files can, a stream cannot.
+        /// Whether the body can be sent again (after a redirect or a retry): bytes and files can, streams and chunks
+        /// cannot.
         public var canBeSentAgain: Bool {
-            if case .stream = storage { return false }
-            return true
+            switch storage {
+            case .data, .file: true
+            case .stream, .chunks: false
+            }
+        }
+
+        /// The chunks of a body of ``chunks(_:)``, for a transport that sends them as they come; `nil` for another.
+        public var chunks: AsyncThrowingStream<Data, any Error>? {
+            if case .chunks(let chunks) = storage { return chunks }
+            return nil
         }
 
         /// The bytes when the body is in memory.
@@ -175,15 +208,31 @@ public struct TransportRequest: Sendable {
         /// signs the payload reads: a body compressed past 1 MiB is in a file, and ``TransportRequest/httpBody`` is
         /// `nil` for it.
         /// - Parameter limit: The most bytes to read.
-        /// - Throws: ``ResponseBody/TooLong`` past `limit`; the file's or stream's errors.
+        /// - Throws: ``ResponseBody/TooLong`` past `limit`; the file's or stream's errors; ``SentAsItComes`` for a
+        ///   body of ``chunks(_:)``, which exists only as it is sent (``collected(upTo:)`` drains one).
         public func collect(upTo limit: Int) throws -> Data {
             let data: Data
             switch storage {
             case .data(let bytes): data = bytes
             case .file(let file): data = try Data(contentsOf: file)
             case .stream(let box): data = try box.drain(upTo: limit)
+            case .chunks: throw SentAsItComes()
             }
             guard data.count <= limit else { throw ResponseBody.TooLong(limit: limit) }
+            return data
+        }
+
+        /// The whole body as bytes, a body of ``chunks(_:)`` drained too (so it cannot be sent): for a test double
+        /// that records what a request carried.
+        /// - Parameter limit: The most bytes to read.
+        /// - Throws: ``ResponseBody/TooLong`` past `limit`; the chunks' own error.
+        public func collected(upTo limit: Int) async throws -> Data {
+            guard case .chunks(let chunks) = storage else { return try collect(upTo: limit) }
+            var data = Data()
+            for try await chunk in chunks {
+                data.append(chunk)
+                guard data.count <= limit else { throw ResponseBody.TooLong(limit: limit) }
+            }
             return data
         }
     }

@@ -155,6 +155,13 @@ public final class URLSessionTransport: Transport {
         if sessionHandlesCookies && !request.httpShouldHandleCookies {
             return try await withoutCookieStorage().send(request, context: context)
         }
+        if request.body?.chunks != nil {
+            // A URLRequest carries a streamed body only as an InputStream, which FoundationNetworking cannot make
+            // from async code (no bound stream pair): refused by name rather than sent without its body.
+            throw KonexError.invalidRequest(
+                "URLSessionTransport cannot send a body of chunks (RequestBody.chunks): use AsyncHTTPClientTransport "
+                    + "(trait AsyncHTTPClient), or bytes or a file", method: request.method, url: request.url)
+        }
         var prepared = Self.prepared(request.urlRequest)
         #if canImport(FoundationNetworking)
             // libcurl sends a body stream chunked, and with a Content-Length beside it (a compressed body says its

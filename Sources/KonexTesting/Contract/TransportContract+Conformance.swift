@@ -154,6 +154,37 @@ extension TransportContract {
             let response = try await context.client.request(post).response()
             try require(response.statusCode == 307, "a one-shot body was followed to \(response.statusCode)")
         },
+        Check(name: "a request body streamed while the answer streams back: each chunk echoed before the next goes") {
+            context in
+            // The proposal's echo/speak interleave: the server writes back each chunk of the request's body as it
+            // arrives; the next chunk is written only once the echo of the last one was read.
+            let (chunks, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+            defer { writer.finish() }
+            var head = RequestHead(method: .post, url: context.faults.appendingPathComponent("echo-chunks"))
+            head.timeout = .seconds(10)
+            writer.yield(Data("speak 0;".utf8))
+            let (response, body) = try await context.transport.send(
+                TransportRequest(head: head, body: .chunks(chunks)),
+                context: TransportContext(delivery: .incremental, bufferLimit: 1 << 20))
+            try require(response.statusCode == 200, "status \(response.statusCode)")
+            var echoed = Data()
+            var iterator = body.makeAsyncIterator()
+            for turn in 0..<5 {
+                let said = Data("speak \(turn);".utf8)
+                while echoed.count < said.count {
+                    guard let piece = try await iterator.next() else {
+                        throw Violation("the answer ended before the echo of chunk \(turn)")
+                    }
+                    echoed.append(piece)
+                }
+                try require(echoed.prefix(said.count) == said, "chunk \(turn) came back as \(echoed)")
+                echoed = Data(echoed.dropFirst(said.count))
+                if turn < 4 { writer.yield(Data("speak \(turn + 1);".utf8)) }
+            }
+            writer.finish()
+            while let rest = try await iterator.next() { echoed.append(rest) }
+            try require(echoed.isEmpty, "\(echoed.count) bytes after the last echo")
+        },
         Check(name: "through a client with a cookie jar, every cookie an answer sets is sent back, once") { context in
             // The transport's part: each `Set-Cookie` line reaches the client (apart, or joined as Foundation joins
             // them), and a request whose cookies are a jar's gets none added from a storage of the transport's own.

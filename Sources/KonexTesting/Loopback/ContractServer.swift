@@ -133,10 +133,76 @@ final class ContractServer: @unchecked Sendable {  // immutable after init; the 
             _ = write(
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\nConnection: close\r\n\r\n"
                     + "5\r\nhello\r\n0\r\nX-Checksum: 5d41402a\r\n\r\n")
+        case "/echo-chunks":
+            // The head at once, then each chunk of the request's chunked body written back as it arrives: a client
+            // that waits for the echo of one chunk before it sends the next sees them interleave. A body that is not
+            // chunked is refused at once (a transport that sent none would otherwise wait for its timeout).
+            let chunked = fields.contains {
+                $0.0.lowercased() == "transfer-encoding" && $0.1.lowercased().contains("chunked")
+            }
+            guard chunked else {
+                _ = write("HTTP/1.1 400 Bad Request\r\nContent-Length: 11\r\nConnection: close\r\n\r\nnot chunked")
+                return
+            }
+            guard
+                write(
+                    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n"
+                        + "Connection: close\r\n\r\n")
+            else { return }
+            var reader = ChunkedReader(connection: connection, buffered: leftover)
+            while let chunk = reader.next(), !chunk.isEmpty {
+                guard write(String(chunk.count, radix: 16) + "\r\n"), LoopbackSocket.write(connection, chunk),
+                    write("\r\n")
+                else { return }
+            }
+            _ = write("0\r\n\r\n")
         case "/empty-chunked":
             _ = write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n")
         default:
             _ = write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         }
+    }
+}
+
+/// Reads a chunked request body (RFC 9112 §7.1) off a socket, a chunk at a time, as it arrives.
+private struct ChunkedReader {
+    let connection: Int32
+    var buffered: Data
+
+    /// The next chunk's bytes; empty at the last chunk, `nil` when the connection ended or the framing is wrong.
+    mutating func next() -> Data? {
+        guard let sizeLine = line(), let size = Int(sizeLine.split(separator: ";")[0], radix: 16), size >= 0,
+            size <= 1 << 24
+        else { return nil }
+        guard fill(size + 2) else { return nil }
+        let chunk = buffered.prefix(size)
+        buffered = Data(buffered.dropFirst(size + 2))
+        return Data(chunk)
+    }
+
+    /// The next line, without its CRLF.
+    private mutating func line() -> String? {
+        while true {
+            if let end = buffered.firstRange(of: Data("\r\n".utf8)) {
+                let text = String(decoding: buffered[..<end.lowerBound], as: UTF8.self)
+                buffered = Data(buffered[end.upperBound...])
+                return text
+            }
+            guard buffered.count < 4_096, receive() else { return nil }
+        }
+    }
+
+    /// Reads until `count` bytes are buffered.
+    private mutating func fill(_ count: Int) -> Bool {
+        while buffered.count < count { guard receive() else { return false } }
+        return true
+    }
+
+    private mutating func receive() -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(connection, &bytes, bytes.count, 0)
+        guard count > 0 else { return false }
+        buffered.append(contentsOf: bytes[..<count])
+        return true
     }
 }

@@ -769,7 +769,7 @@ for try await chunk in video.chunks { show(chunk.count) }                       
 } }
 
 extension Readme { static func articleStreaming5() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/Streaming.md", line: 65)
+#sourceLocation(file: "Sources/Konex/Konex.docc/Streaming.md", line: 67)
 let live = try await client.request(LiveFeed()).reconnecting(ReconnectionPolicy(maximumAttempts: 10)).validate().stream()
 for try await event in live.events() { show(event) }
 #sourceLocation()
@@ -831,11 +831,14 @@ extension Readme { struct Articleusingwebsockets1 {  // Sources/Konex/Konex.docc
 }
 } }
 
-extension Readme { struct Articlewritingatransport1 {  // Sources/Konex/Konex.docc/WritingATransport.md line 29
+extension Readme { struct Articlewritingatransport1 {  // Sources/Konex/Konex.docc/WritingATransport.md line 30
 final class SessionTransport: Transport {
     let session: URLSession
 
     init(configuration: URLSessionConfiguration = .ephemeral) {
+        // Cookies are the client's jar's: the session neither adds its own nor keeps the ones answers set.
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
         session = URLSession(configuration: configuration, delegate: DeclineRedirects(), delegateQueue: nil)
     }
 
@@ -862,17 +865,21 @@ final class SessionTransport: Transport {
 @Test(.enabled(if: ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"] != nil))
 func sessionTransportMeetsTheContract() async throws {
     let server = try #require(ProcessInfo.processInfo.environment["KONEX_HTTPBIN_URL"].flatMap(URL.init))
-    var limits: [String: String] = [:]
+    // A URLRequest takes a streamed body only as an InputStream: this transport sends no body of chunks.
+    var limits = [
+        "a request body streamed while the answer streams back: each chunk echoed before the next goes":
+            "a body of chunks is not sent"
+    ]
     var notRun: [String: String] = [:]
     #if canImport(FoundationNetworking)
-        limits = [
+        limits = limits.merging([
             "a sub-second timeout fires at its time": "libcurl truncates it to whole seconds: 0.5 s fires at once",
             "an unknown Content-Encoding passes through undecoded": "libcurl fails it",
             "a 3xx keeps its body": "the body of a declined redirect is dropped",
             "a status line without a reason phrase is read": "libcurl's parser refuses it",
             "204 and 304 that announce a Content-Length end without a body": "a 304 waits for its bytes",
             "conflicting Content-Length values are an error": "libcurl believes the first length",
-        ]
+        ]) { $1 }
         // These trap inside FoundationNetworking: running them would end the test process.
         notRun = [
             "a status line whose version is not `HTTP` in capitals is an error": "FoundationNetworking traps",
@@ -887,7 +894,7 @@ func sessionTransportMeetsTheContract() async throws {
 }
 } }
 
-extension Readme { struct Articlewritingatransport2 {  // Sources/Konex/Konex.docc/WritingATransport.md line 99
+extension Readme { struct Articlewritingatransport2 {  // Sources/Konex/Konex.docc/WritingATransport.md line 107
 struct Countdown: Transport {
     func send(_ request: TransportRequest, context: TransportContext) async throws -> (ResponseHead, ResponseBody) {
         let (stream, continuation) = ByteStream.makeStream(bufferLimit: context.bufferLimit) {

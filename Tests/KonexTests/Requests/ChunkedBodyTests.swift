@@ -1,0 +1,56 @@
+import Foundation
+import Konex
+import KonexTesting
+import TestSupport
+import Testing
+
+/// A body of chunks (`RequestBody.chunks`): sent once as it comes, never read ahead, never sent twice, never
+/// compressed behind the caller's back.
+@Suite struct ChunkedBodyTests {
+    struct Upload: KonexRequest {
+        let path = "/upload"
+        let method: HTTPMethod = .put
+        var body: RequestBody?
+    }
+
+    static func chunks(_ pieces: [String]) -> AsyncThrowingStream<Data, any Error> {
+        let (stream, writer) = AsyncThrowingStream.makeStream(of: Data.self)
+        for piece in pieces { writer.yield(Data(piece.utf8)) }
+        writer.finish()
+        return stream
+    }
+
+    @Test func aMockReadsEveryChunkWithItsContentType() async throws {
+        let (client, mock) = makeClient { $0.stub(.put("/v1/upload"), .status(204)) }
+        _ = try await client.request(Upload(body: .chunks(Self.chunks(["a,", "b,", "c"]), contentType: "text/csv")))
+            .response()
+        let sent = try #require(mock.requests.first)
+        #expect(String(decoding: sent.body, as: UTF8.self) == "a,b,c")
+        #expect(sent.header("Content-Type") == "text/csv")
+    }
+
+    @Test func aFailedAttemptIsNotSentAgainWithAHalfReadBody() async throws {
+        let (client, mock) = makeClient { $0.stub(.put("/v1/upload"), .status(503)) }
+        let response = try await client.request(Upload(body: .chunks(Self.chunks(["x"]))))
+            .retry(RetryPolicy(maximumAttempts: 3, jitter: 0, budget: nil)).response()
+        #expect(response.statusCode == 503)
+        #expect(mock.requests.count == 1, "a body of chunks was sent \(mock.requests.count) times")
+    }
+
+    @Test func compressingABodyOfChunksIsRefusedByName() async throws {
+        let (client, mock) = makeClient { $0.stub(.put("/v1/upload"), .status(204)) }
+        let error = try await requireThrows(KonexError.self) {
+            try await client.request(Upload(body: .chunks(Self.chunks(["x"])))).compressingBody(.gzip).response()
+        }
+        #expect(error.stage == .invalidRequest)
+        #expect(error.message.contains("cannot compress a body of chunks"))
+        #expect(mock.requests.isEmpty)
+    }
+
+    @Test func collectingABodyOfChunksAheadIsATypedError() throws {
+        let body = TransportRequest.Body.chunks(Self.chunks(["x"]))
+        #expect(body.byteCount == nil)
+        #expect(!body.canBeSentAgain)
+        #expect(throws: TransportRequest.Body.SentAsItComes.self) { try body.collect(upTo: 10) }
+    }
+}
