@@ -174,6 +174,8 @@
                         }
                     }
                     continuation.finish()
+                } catch where Self.endsByClose(error, headers) {
+                    continuation.finish()
                 } catch {
                     continuation.finish(throwing: Self.transportError(error, url: url))
                 }
@@ -187,11 +189,22 @@
             _ body: HTTPClientResponse.Body, announced headers: NIOHTTP1.HTTPHeaders, arrived: () -> Void = {}
         ) async throws -> Data {
             var collected = Data(reservingFor: headers.first(name: "content-length").flatMap(Int64.init))
-            for try await buffer in body {
-                arrived()
-                collected.append(contentsOf: buffer.readableBytesView)
-            }
+            do {
+                for try await buffer in body {
+                    arrived()
+                    collected.append(contentsOf: buffer.readableBytesView)
+                }
+            } catch where endsByClose(error, headers) {}
             return collected
+        }
+
+        /// Whether `error` is the end of a body the server delimits by closing the connection: a response with
+        /// neither `Content-Length` nor chunked coding (RFC 9112 §6.3, 8th rule). AsyncHTTPClient reports that close
+        /// as `remoteConnectionClosed`; curl and URLSession read it as the end.
+        static func endsByClose(_ error: any Error, _ headers: NIOHTTP1.HTTPHeaders) -> Bool {
+            guard let client = error as? HTTPClientError, client == .remoteConnectionClosed else { return false }
+            let chunked = headers[canonicalForm: "transfer-encoding"].contains { $0.lowercased() == "chunked" }
+            return !chunked && headers.first(name: "content-length") == nil
         }
 
         /// Sends one request through AsyncHTTPClient, with exactly one layer writing the trace context.

@@ -173,8 +173,6 @@
         static let limits = [
             "204 and 304 that announce a Content-Length end without a body":
                 "AsyncHTTPClient waits for the bytes a 304 announces on a connection kept open, until its deadline (its 204 ends at once; curl ends both at once)",
-            "a body without a length ends when the server closes":
-                "AsyncHTTPClient reports a body delimited by the server's close as HTTPClientError.remoteConnectionClosed (RFC 9112 §6.3 allows it)",
         ]
 
         @Test func meetsTheContractExceptItsDeclaredLimits() async throws {

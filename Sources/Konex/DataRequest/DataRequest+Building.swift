@@ -86,8 +86,8 @@ extension DataRequest {
             guard method.allowsBody else {
                 throw KonexError.invalidRequest("a \(method) request cannot carry a body", method: method, url: url)
             }
-            if case .chunks(let chunks, let type) = body.kind {
-                (payload, contentType) = (.chunks(chunks), type)
+            if case .chunks(let box, let type) = body.kind {
+                (payload, contentType) = (TransportRequest.Body(storage: .chunks(box)), type)
             } else {
                 let (data, type) = try encode(body, method: method, url: url)
                 (payload, contentType) = (.data(data), type)

@@ -80,9 +80,25 @@ extension JSONTape {
 
     /// The value node of the member `name` of the object at `object`, or `nil` when it has none. Names on the tape
     /// are plain ASCII, so comparing bytes is comparing strings, for a `name` in ASCII.
-    func member(named name: UnsafeBufferPointer<UInt8>, inObjectAt object: Int) -> Int? {
+    ///
+    /// The search starts after the value node `previous` (the member found last in this object, or the object
+    /// itself) and wraps around: a model's keys usually come in the document's order, so each is found at the first
+    /// look, where a search from the start made decoding an object quadratic in its members.
+    func member(named name: UnsafeBufferPointer<UInt8>, inObjectAt object: Int, after previous: Int? = nil) -> Int? {
         guard case .object(_, let end) = nodes[object] else { return nil }
-        var member = object + 1
+        let first = object + 1
+        var start = first
+        if let previous {
+            let after = next(after: previous)
+            if after > object && after < end { start = after }
+        }
+        if let found = member(named: name, from: start, to: end) { return found }
+        return start == first ? nil : member(named: name, from: first, to: start)
+    }
+
+    /// The value node of the member `name` among the members from `start` up to `end`.
+    private func member(named name: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        var member = start
         while member < end {
             if case .string(let range, _) = nodes[member], range.count == name.count,
                 name.isEmpty || memcmp(name.baseAddress!, bytes.baseAddress! + range.lowerBound, name.count) == 0

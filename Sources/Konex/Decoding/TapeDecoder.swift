@@ -10,6 +10,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     let tape: JSONTape
     /// The value's node in ``tape``.
     let node: Int
+    /// The value node of the member a keyed container found last in this object: the next search starts after it.
+    var lastMember: Int?
     /// The decoder of the container this value is in, and the value's key there, for ``codingPath``.
     private let parent: TapeDecoder?
     private let key: (any CodingKey)?

@@ -31,12 +31,23 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return keys
     }
 
+    /// Up to this many members, a lookup scans the object from its start: cheaper than keeping the place of the last
+    /// one found (a write to the decoder each time), which pays off only for larger objects.
+    static var scannedWhole: Int { 8 }
+
     /// The node of `key`'s value, or `nil` when the object has no such member.
     private func valueNode(_ key: Key) throws -> Int? {
         let tape = decoder.tape
         guard tape.isOpen else { throw tape.decline() }
         var name = key.stringValue
-        let found = name.withUTF8 { tape.member(named: $0, inObjectAt: decoder.node) }
+        let decoder = decoder
+        let found: Int?
+        if count <= Self.scannedWhole {
+            found = name.withUTF8 { tape.member(named: $0, inObjectAt: decoder.node) }
+        } else {
+            found = name.withUTF8 { tape.member(named: $0, inObjectAt: decoder.node, after: decoder.lastMember) }
+            if let found { decoder.lastMember = found }
+        }
         if found == nil, name.utf8.contains(where: { $0 >= 0x80 }) { throw tape.decline() }
         return found
     }

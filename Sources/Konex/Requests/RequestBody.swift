@@ -14,7 +14,7 @@ public struct RequestBody: Sendable {
         case data(Data, contentType: String)
         case multipart(MultipartFormData)
         case file(URL, contentType: String)
-        case chunks(AsyncThrowingStream<Data, any Error>, contentType: String)
+        case chunks(ChunksBox, contentType: String)  // boxed: see `TransportRequest.Body.Storage`
         /// A value that could not be encoded where it was given (``DataRequest/body(json:encoder:)``): why.
         case unencodable(String)
     }
@@ -71,7 +71,7 @@ public struct RequestBody: Sendable {
     public static func chunks(
         _ chunks: AsyncThrowingStream<Data, any Error>, contentType: String = "application/octet-stream"
     ) -> RequestBody {
-        RequestBody(kind: .chunks(chunks, contentType: contentType))
+        RequestBody(kind: .chunks(ChunksBox(chunks), contentType: contentType))
     }
 
     /// A `multipart/form-data` body (RFC 7578).

@@ -136,7 +136,10 @@ public final class MockTransport: Transport {
     public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
         ResponseHead, ResponseBody
     ) {
-        if request.body?.chunks != nil { return try await send(drainingChunksOf: request, context: context) }
+        // A stream or chunks cannot be sent again: only then is the (costlier) look at the chunks taken.
+        if let body = request.body, !body.canBeSentAgain, body.chunks != nil {
+            return try await send(drainingChunksOf: request, context: context)
+        }
         if context.delivery == .incremental {
             return try await stream(request, bufferLimit: context.bufferLimit)
         }
