@@ -174,7 +174,7 @@
                         }
                     }
                     continuation.finish()
-                } catch where Self.endsByClose(error, headers) {
+                } catch  where Self.endsByClose(error, headers) {
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: Self.transportError(error, url: url))
@@ -194,7 +194,7 @@
                     arrived()
                     collected.append(contentsOf: buffer.readableBytesView)
                 }
-            } catch where endsByClose(error, headers) {}
+            } catch  where endsByClose(error, headers) {}
             return collected
         }
 

@@ -172,7 +172,7 @@
     struct AsyncHTTPClientTransportContractTests {
         static let limits = [
             "204 and 304 that announce a Content-Length end without a body":
-                "AsyncHTTPClient waits for the bytes a 304 announces on a connection kept open, until its deadline (its 204 ends at once; curl ends both at once)",
+                "AsyncHTTPClient waits for the bytes a 304 announces on a connection kept open, until its deadline (its 204 ends at once; curl ends both at once)"
         ]
 
         @Test func meetsTheContractExceptItsDeclaredLimits() async throws {
