@@ -111,9 +111,8 @@ public struct TransportContract: Sendable {
                     Outcome(name: check.name, failure: "not run: \(reason)", isKnownLimit: true, duration: .zero))
                 continue
             }
-            var failure: String?
             let started = ContinuousClock.now
-            do { try await check.run(context) } catch { failure = "\(error)" }
+            let failure = await Self.failure(of: check, in: context, within: Self.checkLimit)
             outcomes.append(
                 Outcome(
                     name: check.name, failure: failure, isKnownLimit: knownLimits[check.name] != nil,
@@ -121,6 +120,34 @@ public struct TransportContract: Sendable {
         }
         withExtendedLifetime(faultServer) {}
         return outcomes
+    }
+
+    /// The longest a check may take before it is reported as hung: far above what the slowest takes on a loaded
+    /// machine (64 MiB bodies under the thread sanitizer), so only a transport that never answers reaches it.
+    static let checkLimit: Duration = .seconds(300)
+
+    /// What `check` found: `nil` when it passed. A check still running after `limit` is cancelled and reported as
+    /// hung, and the run goes on without waiting for it (a transport that deadlocks must not stop the whole run).
+    static func failure(of check: Check, in context: Context, within limit: Duration) async -> String? {
+        let (outcomes, report) = AsyncStream.makeStream(of: String?.self)
+        let work = Task {
+            do {
+                try await check.run(context)
+                report.yield(nil)
+            } catch {
+                report.yield("\(error)")
+            }
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: limit)
+            report.yield("no outcome after \(limit): the check hung, and was cancelled")
+            work.cancel()
+        }
+        var first = outcomes.makeAsyncIterator()
+        let failure = await first.next() ?? "no outcome"
+        watchdog.cancel()
+        report.finish()
+        return failure
     }
 
     /// A broken requirement.
