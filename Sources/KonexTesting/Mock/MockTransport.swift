@@ -136,12 +136,6 @@ public final class MockTransport: Transport {
     public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
         ResponseHead, ResponseBody
     ) {
-        // A stream or chunks cannot be sent again: only then is the (costlier) look at the chunks taken. A body of
-        // chunks sent for an answer taken as it arrives may be written while the answer comes back (echo, then
-        // speak): read ahead, its writer would wait for an echo that waits for the whole body.
-        if let body = request.body, !body.canBeSentAgain, body.chunks != nil, context.delivery != .incremental {
-            return try await send(drainingChunksOf: request, context: context)
-        }
         if context.delivery == .incremental {
             return try await stream(request, bufferLimit: context.bufferLimit)
         }
@@ -149,19 +143,22 @@ public final class MockTransport: Transport {
         return (head, ResponseBody(data))
     }
 
-    /// A request whose body is chunks (``Konex/TransportRequest/Body/chunks(_:)``), for an answer taken whole: read
-    /// whole first, so the journal and body matchers see its bytes; then answered like any other. (For an answer
-    /// taken as it arrives, the chunks are left unread: the journal shows no body.)
-    @inline(never) private func send(drainingChunksOf request: TransportRequest, context: TransportContext)
-        async throws -> (ResponseHead, ResponseBody)
-    {
+    /// `request` with a body of chunks (``Konex/TransportRequest/Body/chunks(_:)``) read whole, for an answer taken
+    /// whole, so the journal and body matchers see its bytes. (For an answer taken as it arrives the chunks are left
+    /// unread, and the journal shows no body: they may be written while the answer comes back, echo then speak, and
+    /// read ahead, their writer would wait for an echo that waits for the whole body.)
+    @inline(never) static func drainingChunks(of request: TransportRequest) async throws -> TransportRequest {
         var read = request
         read.body = .data(try await request.body?.collected(upTo: 64 << 20) ?? Data())
-        return try await send(read, context: context)
+        return read
     }
 
     /// The whole answer to `request`: a chunked body takes as long as its chunks.
     func whole(_ request: TransportRequest) async throws -> (Data, ResponseHead) {
+        // A stream or chunks cannot be sent again: only then is the look at the chunks taken.
+        if let body = request.body, !body.canBeSentAgain, body.chunks != nil {
+            return try await whole(Self.drainingChunks(of: request))
+        }
         let (response, wait, slot, built) = try pick(for: request)
         if wait > .zero { try await clock.sleep(for: wait) }
         try Task.checkCancellation()
