@@ -8,7 +8,8 @@ import Foundation
 /// anything else off the grammar (`UTC`, a missing comma, two spaces, a one-digit hour, `18-Aug-2050` in the
 /// fixdate form) is not a date, which for `Expires` means already expired (RFC 9111 §5.3).
 enum HTTPDate {
-    private static let months: [[UInt8]] = [
+    /// The months' names in lower case, January first (cookie dates read them too).
+    static let months: [[UInt8]] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ].map { Array($0.utf8) }
     private static let shortDays: [[UInt8]] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { Array($0.utf8) }

@@ -74,14 +74,11 @@ enum CookieDate {
         return digits.contains(count) ? value : nil
     }
 
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        .map { Array($0.utf8) }
-
     /// A token whose first three letters name a month, in any case.
     private static func month(_ token: [UInt8]) -> Int? {
         guard token.count >= 3 else { return nil }
         let prefix = token[0..<3].map { $0 | 0x20 }
-        return months.firstIndex { $0 == prefix }.map { $0 + 1 }
+        return HTTPDate.months.firstIndex { $0 == prefix }.map { $0 + 1 }
     }
 
     private static func digit(_ byte: UInt8) -> Int? {

@@ -19,11 +19,7 @@ extension URLSessionTransport {
             configuration.httpCookieStorage = nil
             configuration.httpShouldSetCookies = false
             configuration.httpCookieAcceptPolicy = .never
-            let delegate = session.delegate as? SessionDelegate
-            let transport = Self.derived(
-                configuration: configuration,
-                delegate: SessionDelegate(forwardingTo: delegate?.forwardee, tls: appliedTLS),
-                redirectPolicy: redirectPolicy)
+            let transport = derived(configuration: configuration, tls: appliedTLS)
             made = transport
             return transport
         }

@@ -83,12 +83,14 @@ public final class URLSessionTransport: Transport {
         sessionHandlesCookies = Self.handlesCookies(configuration)
     }
 
-    /// A transport over a session made from `configuration` and `delegate` (one with other TLS settings, or none
-    /// of the cookie storage).
-    static func derived(
-        configuration: URLSessionConfiguration, delegate: SessionDelegate, redirectPolicy: RedirectPolicy
-    ) -> URLSessionTransport {
-        URLSessionTransport(configuration: configuration, delegate: delegate, redirectPolicy: redirectPolicy)
+    /// A transport over a new session made from `configuration`, answering challenges under `tls` and forwarding to
+    /// this one's delegate: the transport for other TLS settings (``applying(_:)``), or for a cookie jar's requests
+    /// (``withoutCookieStorage()``).
+    func derived(configuration: URLSessionConfiguration, tls: TLSSettings) -> URLSessionTransport {
+        let forwardee = (session.delegate as? SessionDelegate)?.forwardee
+        return URLSessionTransport(
+            configuration: configuration, delegate: SessionDelegate(forwardingTo: forwardee, tls: tls),
+            redirectPolicy: redirectPolicy)
     }
 
     /// Applies custom roots, pins and a PKCS#12 client identity on Apple platforms, where URLSession asks its
@@ -116,12 +118,9 @@ public final class URLSessionTransport: Transport {
     func applying(_ tls: TLSSettings) throws -> URLSessionTransport {
         if tls == appliedTLS { return self }
         try checkCanApply(tls)
-        let forwardee = (session.delegate as? SessionDelegate)?.forwardee
         return underOtherTLS.withLock { made in
             if let existing = made[tls] { return existing }
-            let transport = URLSessionTransport(
-                configuration: session.configuration, delegate: SessionDelegate(forwardingTo: forwardee, tls: tls),
-                redirectPolicy: redirectPolicy)
+            let transport = derived(configuration: session.configuration, tls: tls)
             made[tls] = transport
             return transport
         }

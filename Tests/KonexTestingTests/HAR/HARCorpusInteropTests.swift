@@ -1,5 +1,6 @@
 import Foundation
 import Konex
+import TestSupport
 import Testing
 
 @testable import KonexTesting
@@ -75,11 +76,7 @@ struct HARCorpusInteropTests {
 }
 
 enum HARCorpus {
-    static let directory: URL? = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../../shared/har-corpus").standardizedFileURL
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }()
+    static let directory = SharedData.directory("har-corpus")
 
     static let skipReason: Comment =
         "../shared/har-corpus (the HAR files real tools wrote) is not beside this checkout; the interop test needs it"

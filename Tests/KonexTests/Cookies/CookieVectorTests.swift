@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -151,11 +152,7 @@ extension CookieVectorTests {
 }
 
 enum CookieVectors {
-    static let directory: URL? = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../../shared/cookie-tests").standardizedFileURL
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }()
+    static let directory = SharedData.directory("cookie-tests")
 
     static let skipReason: Comment =
         "../shared/cookie-tests (the cookie test vectors) is not beside this checkout; the vector tests need it"
