@@ -138,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "konex-bench",
             dependencies: [
-                "Konex", "KonexTesting", "KonexAsyncHTTPClient", "KonexTracing", "KonexMetrics",
+                "Konex", "KonexTesting", "KonexAsyncHTTPClient", "KonexTracing", "KonexMetrics", "TestSupport",
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])
                 ),

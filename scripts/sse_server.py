@@ -126,6 +126,16 @@ async def raw_bytes(request: Request):
                              headers={"Content-Length": str(total)})
 
 
+async def sink(request: Request):
+    # Reads an upload slowly (a millisecond a piece) and answers only once all of it is in: the client's upload
+    # progress then has time to move, and cannot be overtaken by an answer sent before the body was read.
+    received = 0
+    async for piece in request.stream():
+        received += len(piece)
+        await asyncio.sleep(0.001)
+    return JSONResponse({"received": received})
+
+
 async def many(request: Request):
     n = int(request.query_params.get("n", "100000"))
 
@@ -222,7 +232,7 @@ app = Starlette(routes=[
     Route("/posts/{id}", get_post),
     Route("/events", events), Route("/first-then-wait", first_then_wait), Route("/reconnect", reconnect),
     Route("/unauthorized", unauthorized), Route("/forever", forever), Route("/stats", stats_endpoint),
-    Route("/bytes", raw_bytes), Route("/many", many),
+    Route("/bytes", raw_bytes), Route("/sink", sink, methods=["PUT", "POST"]), Route("/many", many),
     Route("/scripted/{name}", scripted, methods=["GET", "POST", "REPORT"]),
     Route("/scripted-log", scripted_log_endpoint), Route("/replay", replay, methods=["POST"]),
 ])

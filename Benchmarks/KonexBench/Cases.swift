@@ -101,10 +101,12 @@ struct Config {
     var parseMB = 10
     var wide = 10_000
     var wideInFlight = 256
+    var datasetDecodes = 20
 
     static let smoke = Config(
         sequential: 100, concurrent: 100, inFlight: 8, largeGets: 3, rounds: 2, mockRequests: 500, soak: 2_000,
-        burst: 100, downloadMB: 16, streamMB: 4, slowEvents: 10_000, parseMB: 1, wide: 200, wideInFlight: 16)
+        burst: 100, downloadMB: 16, streamMB: 4, slowEvents: 10_000, parseMB: 1, wide: 200, wideInFlight: 16,
+        datasetDecodes: 2)
 }
 
 struct Benchmarks {

@@ -27,8 +27,12 @@ func blocking(_ body: @escaping @Sendable () async throws -> Void) throws {
 if let index = arguments.firstIndex(of: "--count") {
     let name = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
     let count = arguments.indices.contains(index + 2) ? Int(arguments[index + 2]) ?? 0 : 0
+    if let dataset = CountedDataset(rawValue: name), count >= 0 {
+        try blocking { try await dataset.run(count: count) }
+        exit(0)
+    }
     guard let counted = CountedCase(rawValue: name), count >= 0 else {
-        let names = CountedCase.allCases.map(\.rawValue).joined(separator: ", ")
+        let names = (CountedCase.allCases.map(\.rawValue) + CountedDataset.names).joined(separator: ", ")
         FileHandle.standardError.write(Data("usage: konex-bench --count CASE N (CASE: \(names))\n".utf8))
         exit(64)
     }
@@ -101,6 +105,7 @@ nonisolated func runAll(port: UInt16) async -> [Result] {
     if wanted("urlprotocol") { await attempt("urlprotocol_small") { [try await bench.urlProtocolSmall()] } }
     if wanted("concurrent") { await attempt("concurrent_small") { [try await bench.small(concurrently: true)] } }
     if wanted("decode") || wanted("keypath") { await attempt("decode_1mb") { try await bench.large() } }
+    if wanted("json") { await attempt("json") { try await bench.datasets() } }
     if wanted("pipeline") || wanted("idle") { await attempt("pipeline_mock") { try await bench.pipeline() } }
     if wanted("cache") || wanted("coalesced") { await attempt("cache_hit") { try await bench.production() } }
     if wanted("ws") {

@@ -8,6 +8,18 @@ extension JSONScanner.Cursor {
         let start = position
         var escaped = false
         while position < bytes.count {
+            // Eight bytes at a time while none of them ends the string, escapes, or leaves plain ASCII; else up to
+            // the first that does, which the byte-by-byte reading below judges.
+            if position + 8 <= bytes.count {
+                let word = UInt64(
+                    littleEndian: UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self))
+                let special = Self.specialBytes(in: word)
+                if special == 0 {
+                    position += 8
+                    continue
+                }
+                position += special.trailingZeroBitCount >> 3
+            }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
@@ -24,6 +36,19 @@ extension JSONScanner.Cursor {
             }
         }
         throw failure("unterminated string", at: opening)
+    }
+
+    /// A mask with the high bit set in the lowest byte of `word` (in memory order) that is a quote, a backslash, a
+    /// control character or not ASCII. (Higher bytes may be flagged falsely, by a borrow from a flagged one: only the
+    /// lowest is read.)
+    @inline(__always) private static func specialBytes(in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let quote = zeroBytes(word ^ (ones &* 0x22))
+        let backslash = zeroBytes(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return quote | backslash | control | (word & highs)
     }
 
     /// Skips `\x` or `\uXXXX` (a high surrogate only with its low one).

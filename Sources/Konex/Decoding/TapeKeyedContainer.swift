@@ -99,6 +99,47 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decoder.decode(type, at: try requiredValueNode(key), key: key)
     }
 
+    // An optional member in one lookup: the protocol's defaults ask `contains`, then `decodeNil`, then `decode`,
+    // three searches of the object for one value. Missing or null is `nil`, as in those defaults.
+
+    /// The node of `key`'s value, or `nil` when the object has no such member or it is `null`.
+    private func presentValueNode(_ key: Key) throws -> Int? {
+        guard let node = try valueNode(key) else { return nil }
+        if case .null = decoder.tape.nodes[node] { return nil }
+        return node
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try presentValueNode(key).map { try decoder.tape.bool(at: $0) }
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try presentValueNode(key).map { try decoder.tape.string(at: $0) }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try presentValueNode(key).map { try decoder.tape.double(at: $0) }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try presentValueNode(key).map { try decoder.tape.float(at: $0) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try integerIfPresent(forKey: key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(forKey: key) }
+
+    private func integerIfPresent<Integer: FixedWidthInteger>(forKey key: Key) throws -> Integer? {
+        try presentValueNode(key).map { try decoder.tape.integer(at: $0) }
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try presentValueNode(key).map { try decoder.decode(type, at: $0, key: key) }
+    }
+
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {

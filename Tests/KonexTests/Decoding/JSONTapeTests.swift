@@ -451,3 +451,47 @@ extension JSONTapeTests {
         #expect(try decoder.decode(Outer.self, from: data).value == 5)
     }
 }
+
+/// Arrays of primitives (`[Double]`, `[Int]`, `[Int64]`, `[String]`) are read in one loop on the tape: the same
+/// values as `JSONDecoder`'s, optional members included, and anything it would judge otherwise left to it.
+@Suite struct TapePrimitiveArrayTests {
+    struct Arrays: Decodable, Equatable {
+        var doubles: [Double]
+        var ints: [Int]
+        var longs: [Int64]?
+        var strings: [String]
+        var nested: [[Double]]
+    }
+
+    @Test(arguments: [
+        #"{"doubles":[1,-2.5,3e2,0.1],"ints":[1,-2,3],"longs":[9007199254740993],"strings":["a","\u00e9\n"],"nested":[[1,2],[]]}"#,
+        #"{"doubles":[],"ints":[],"strings":[],"nested":[]}"#,
+        #"{"doubles":[1],"ints":[1],"longs":null,"strings":["x"],"nested":[[0.5]]}"#,
+    ])
+    func theyReadAsJSONDecoderReadsThem(text: String) throws {
+        let data = Data(text.utf8)
+        let expected = try JSONDecoder().decode(Arrays.self, from: data)
+        let onTape = try data.withUnsafeBytes {
+            try JSONTape.decodeOnTape(Arrays.self, from: $0.bindMemory(to: UInt8.self), settings: JSONDecoder())
+        }
+        #expect(onTape == expected)
+    }
+
+    @Test(arguments: [
+        #"{"doubles":[1,null],"ints":[],"strings":[],"nested":[]}"#,
+        #"{"doubles":[],"ints":[1,2.0],"strings":[],"nested":[]}"#,
+        #"{"doubles":[],"ints":[],"strings":["a",1],"nested":[]}"#,
+        #"{"doubles":[],"ints":[],"strings":[],"nested":[[1],"x"]}"#,
+        #"{"doubles":{"a":1},"ints":[],"strings":[],"nested":[]}"#,
+    ])
+    func whatTheTapeCannotVouchForGetsJSONDecodersAnswer(text: String) throws {
+        let data = Data(text.utf8)
+        let onTape = try? data.withUnsafeBytes {
+            try JSONTape.decodeOnTape(Arrays.self, from: $0.bindMemory(to: UInt8.self), settings: JSONDecoder())
+        }
+        #expect(onTape == nil)
+        let direct = Result { try JSONDecoder().decode(Arrays.self, from: data) }
+        let viaTape = Result { try JSONTape.decode(Arrays.self, from: data, with: JSONDecoder()) }
+        #expect(String(describing: viaTape) == String(describing: direct))
+    }
+}
