@@ -233,6 +233,11 @@ enum FuzzTargets {
         // Numbers as floating point alone: a zero with an exponent (`0e1`) is JSONDecoder's to judge.
         agree([Double].self)
         agree([Float].self)
+        // The arrays the tape reads in one loop, nested too.
+        agree([Int].self)
+        agree([Int64].self)
+        agree([String].self)
+        agree([[Double]].self)
         // 128-bit integers, caught by the model: a wrong error from the tape would read as a wrong value.
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             agree(Wide.self)
