@@ -61,8 +61,10 @@ public final class KonexClient: Sendable {
     /// `nil` runs them on the task that ran the request. ``defaultCallbackQueue`` by default.
     public let callbackQueue: DispatchQueue?
 
-    /// The retry budget of every ``RetryPolicy`` left with its default budget (``RetryBudget/perClient``).
-    let retryBudget = RetryBudget()
+    /// The retry budget of every ``RetryPolicy`` left with its default budget (``RetryBudget/perClient``), its
+    /// window measured on ``clock`` as the policies' waits are: on a test clock, a test's budget does not depend on
+    /// how long a loaded machine takes to run it.
+    let retryBudget: RetryBudget
     /// ``baseURL``'s scheme, host and port as written, and its origin folded once: most requests go there, and
     /// folding every request's origin cost two `lowercased()` a request with a retrier.
     let baseOrigin: (scheme: String?, host: String?, port: Int?, folded: String)?
@@ -135,6 +137,7 @@ public final class KonexClient: Sendable {
         self.totalTimeout = totalTimeout
         self.maximumResponseSize = maximumResponseSize
         self.clock = clock
+        retryBudget = RetryBudget(clock: clock)
         self.callbackQueue = callbackQueue
         basePrefix = baseURL.map(CheckedBase.init)
         baseOrigin = baseURL.map { url in

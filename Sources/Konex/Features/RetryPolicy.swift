@@ -52,7 +52,7 @@ public struct RetryPolicy: RequestRetrier {
     ///   - retryingNonIdempotent: `false` by default.
     ///   - maximumRetryAfter: 120 s by default.
     ///   - budget: The client's own budget by default (``RetryBudget/perClient``: retries per host at most 20 % of
-    ///     the client's requests over 10 s, at least 10), so policies made per call are bounded together; a
+    ///     the client's requests over 10 s of its clock, at least 10), so policies made per call are bounded together; a
     ///     ``RetryBudget`` of your own to share one across clients, or `nil` for no bound.
     ///   - random: A source of numbers in 0..<1 (inject for deterministic tests).
     ///   - now: The current date, for HTTP-date `Retry-After` values.

@@ -93,15 +93,36 @@ import Testing
         let mock = failingServer()
         let client = KonexClient.mocked(mock, baseURL: api)
         for _ in 0..<100 {
-            _ = try? await client.request("posts").validate().retry(RetryPolicy(maximumAttempts: 3)).responseData()
+            _ = try? await client.request("posts").validate().retry(RetryPolicy(maximumAttempts: 3, baseDelay: .zero))
+                .responseData()
         }
         // 100 requests, and retries within 20 % of them: about 120 attempts, not 300.
         #expect(mock.requestCount <= 125, "\(mock.requestCount) attempts")
         // Another client has a budget of its own: it still retries its first failures.
         let other = KonexClient.mocked(mock, baseURL: api)
         let before = mock.requestCount
-        _ = try? await other.request("posts").validate().retry(RetryPolicy(maximumAttempts: 3)).responseData()
+        _ = try? await other.request("posts").validate().retry(RetryPolicy(maximumAttempts: 3, baseDelay: .zero))
+            .responseData()
         #expect(mock.requestCount == before + 3)
+    }
+
+    /// The client's budget keeps its window on the client's clock, as the policies' waits do: on a test clock a test
+    /// of the budget reads the same however long a loaded machine takes to run it (under the thread sanitizer two of
+    /// these tests once took 14 s, their early retries left the real 10 s window, and the counts came out one off).
+    @Test func theClientsBudgetKeepsTimeOnTheClientsClock() async throws {
+        let mock = failingServer()
+        let clock = ImmediateClock()
+        let client = KonexClient.mocked(mock, baseURL: api, clock: clock)
+        client.retriers = [RetryPolicy(maximumAttempts: 3, baseDelay: .zero)]
+        for _ in 0..<10 { _ = try? await client.request("posts").validate().responseData() }
+        // 10 requests: the minimum of 10 retries is spent.
+        #expect(mock.requestCount == 20)
+        _ = try? await client.request("posts").validate().responseData()
+        #expect(mock.requestCount == 21, "spent: no retry")
+        // The client's clock moves past the window (no real time passes): the old retries are out of it.
+        try await clock.sleep(for: .seconds(11))
+        _ = try? await client.request("posts").validate().responseData()
+        #expect(mock.requestCount == 24, "a new window: the request and its two retries")
     }
 
     /// A retrier of the caller's that asks a `RetryPolicy` inside and forwards nothing else.
@@ -117,7 +138,7 @@ import Testing
     @Test func aWrappedPolicyIsBoundedByTheRequestsSentNotCappedAtTheMinimum() async throws {
         let mock = failingServer()
         let client = KonexClient.mocked(mock, baseURL: api)
-        client.retriers = [Wrapping(inner: RetryPolicy(maximumAttempts: 3))]
+        client.retriers = [Wrapping(inner: RetryPolicy(maximumAttempts: 3, baseDelay: .zero))]
         for _ in 0..<100 { _ = try? await client.request("posts").validate().responseData() }
         // Had the budget heard of no request, it would have allowed its minimum: 10 retries, 110 attempts.
         #expect(mock.requestCount > 115 && mock.requestCount <= 125, "\(mock.requestCount) attempts")
@@ -139,7 +160,7 @@ import Testing
         mock.stub(.get("/v1/cached"), .json(["ok": true], headers: ["Cache-Control": "max-age=600"]))
         let client = KonexClient.mocked(mock, baseURL: api)
         client.interceptors = [HTTPCache(storage: .memory(capacity: 1 << 20), cookieStorage: nil)]
-        client.retriers = [RetryPolicy(maximumAttempts: 3)]
+        client.retriers = [RetryPolicy(maximumAttempts: 3, baseDelay: .zero)]
         for _ in 0..<200 { _ = try await client.request("cached").responseData() }
         #expect(mock.requestCount == 1)
         for _ in 0..<20 { _ = try? await client.request("posts").validate().responseData() }
@@ -169,7 +190,7 @@ import Testing
         }
         let mock = failingServer()
         let client = KonexClient.mocked(mock, baseURL: api)
-        client.retriers = [RetryPolicy(budget: RetryBudget(ratio: .infinity, minimumRetries: 0))]
+        client.retriers = [RetryPolicy(budget: RetryBudget(ratio: .infinity, minimumRetries: 0, clock: ManualClock()))]
         _ = try? await client.request("posts").validate().responseData()
         #expect(mock.requestCount == 3)  // an infinite share of one request
     }

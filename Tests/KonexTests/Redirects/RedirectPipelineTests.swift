@@ -133,3 +133,37 @@ struct RedirectPipelineTests {
         #expect(mock.requestCount == 2)
     }
 }
+
+/// Many requests at once through one mock whose heads it builds once and shares (the head of each stubbed response
+/// is kept for the next request to the same URL): every answer arrives whole and right, redirected or not. Under the
+/// thread sanitizer (scripts/test runs every test under it) this is the load that would show a head read on one
+/// thread before another finished making it (issue 55, item 11c).
+struct SharedMockHeadTests {
+    struct Item: Decodable, Equatable { let id: Int }
+
+    @Test func concurrentRequestsShareTheMocksHeadsWithoutLosingAnAnswer() async throws {
+        let (client, mock) = makeClient {
+            $0.stub(.get("/v1/item"), .data(Data(#"{"id":7}"#.utf8), contentType: "application/json"))
+            $0.stub(.get("/v1/moved"), .status(302, headers: ["Location": "/v1/item"]))
+        }
+        let callers = 32
+        let each = 25
+        let items = try await withThrowingTaskGroup(of: [Item].self) { group in
+            for caller in 0..<callers {
+                group.addTask {
+                    var items: [Item] = []
+                    for call in 0..<each {
+                        let path = (caller + call) % 2 == 0 ? "item" : "moved"
+                        items.append(try await client.request(path).validate().responseObject(of: Item.self))
+                    }
+                    return items
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(items.count == callers * each)
+        #expect(items.allSatisfy { $0 == Item(id: 7) })
+        // Half the calls were redirected once: one request more each.
+        #expect(mock.requestCount == callers * each + callers * each / 2)
+    }
+}
