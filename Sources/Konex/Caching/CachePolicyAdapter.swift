@@ -28,5 +28,7 @@ extension DataRequest {
     /// let cached = try await client.request(GetFeed()).cachePolicy(.returnCacheDataDontLoad).responseArray(of: Post.self)
     /// ```
     /// - Parameter policy: The policy; `.useProtocolCachePolicy` is the default of every request.
-    public func cachePolicy(_ policy: URLRequest.CachePolicy) -> DataRequest { withAdapter(.cachePolicy(policy)) }
+    public consuming func cachePolicy(_ policy: URLRequest.CachePolicy) -> DataRequest {
+        withAdapter(.cachePolicy(policy))
+    }
 }

@@ -46,7 +46,7 @@ extension DataRequest {
     ///     .download(to: destination)
     /// ```
     /// - Parameter handler: Called with each progress event, in order, on the transport's delegate queue.
-    public func onProgress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> DataRequest {
+    public consuming func onProgress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> DataRequest {
         var copy = self
         copy.progress = handler
         return copy

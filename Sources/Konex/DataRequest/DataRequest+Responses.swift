@@ -4,7 +4,7 @@ extension DataRequest {
     /// Sends the request and returns the envelope with the (processed) body.
     /// - Returns: The body with the request, response and timing.
     /// - Throws: ``KonexError``.
-    public func response() async throws -> Response<Data> {
+    public consuming func response() async throws -> Response<Data> {
         try await serialize { exchange in exchange.data }
     }
 
@@ -15,7 +15,7 @@ extension DataRequest {
     ///   - decoder: A decoder for this call; the client's by default.
     ///   - errorType: The server's error model, decoded when validation fails.
     /// - Throws: ``KonexError``.
-    public func response<T: Decodable & Sendable>(
+    public consuming func response<T: Decodable & Sendable>(
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> Response<T> {
@@ -49,12 +49,12 @@ extension DataRequest {
 
     /// Sends the request and returns the (processed) body.
     /// - Throws: ``KonexError``.
-    public func responseData() async throws -> Data { try await execute().data }
+    public consuming func responseData() async throws -> Data { try await execute().data }
 
     /// Sends the request and returns the body as text, in the response's charset (UTF-8 when none is given).
     /// - Parameter encoding: Forces an encoding instead of the response's charset.
     /// - Throws: ``KonexError`` with stage `.decoding` when the bytes are not valid in that encoding.
-    public func responseString(encoding: String.Encoding? = nil) async throws -> String {
+    public consuming func responseString(encoding: String.Encoding? = nil) async throws -> String {
         try Self.serialized(try await execute()) { exchange in
             let encoding =
                 encoding ?? exchange.response.value(forHTTPHeaderField: "Content-Type")
@@ -71,7 +71,7 @@ extension DataRequest {
     /// Sends the request and parses the body as a ``JSON`` value (Konex's optional JSON parsing).
     /// - Parameter keyPath: A dotted path to a nested value.
     /// - Throws: ``KonexError``; an empty body is an error, not `.null`.
-    public func responseJSON(atKeyPath keyPath: String? = nil) async throws -> JSON {
+    public consuming func responseJSON(atKeyPath keyPath: String? = nil) async throws -> JSON {
         try await value(of: JSON.self, atKeyPath: keyPath, decoder: nil, errorType: nil)
     }
 
@@ -83,7 +83,7 @@ extension DataRequest {
     ///   - errorType: The server's error model, decoded when validation fails.
     /// - Returns: The decoded value.
     /// - Throws: ``KonexError``; decoding failures carry the coding path and the start of the body.
-    public func responseObject<T: Decodable & Sendable>(
+    public consuming func responseObject<T: Decodable & Sendable>(
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> T {
@@ -98,7 +98,7 @@ extension DataRequest {
     ///   - errorType: The server's error model, decoded when validation fails.
     /// - Returns: The decoded elements.
     /// - Throws: ``KonexError``.
-    public func responseArray<T: Decodable & Sendable>(
+    public consuming func responseArray<T: Decodable & Sendable>(
         of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> [T] {
@@ -202,7 +202,7 @@ struct StringDecodingFailure: Error, CustomStringConvertible {
 extension DataRequest {
     /// The Konex 1 spelling of `responseObject(of:atKeyPath:decoder:errorType:)`.
     @available(*, deprecated, renamed: "responseObject(of:atKeyPath:decoder:errorType:)")
-    public func responseObject<T: Decodable & Sendable>(
+    public consuming func responseObject<T: Decodable & Sendable>(
         ofType type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> T {

@@ -115,7 +115,7 @@ public struct DataRequest: Sendable {
         return nil
     }
 
-    private func with(_ change: (inout DataRequest) -> Void) -> DataRequest {
+    private consuming func with(_ change: (inout DataRequest) -> Void) -> DataRequest {
         var copy = self
         change(&copy)
         return copy
@@ -123,68 +123,72 @@ public struct DataRequest: Sendable {
 
     /// Adds a plugin, after the client's and the request's.
     /// - Parameter plugin: The plugin.
-    public func withPlugin(_ plugin: some KonexPlugin) -> DataRequest { with { $0.plugins.append(plugin) } }
+    public consuming func withPlugin(_ plugin: some KonexPlugin) -> DataRequest { with { $0.plugins.append(plugin) } }
 
     /// Adds plugins, after the client's and the request's, in order.
-    public func withPlugins(_ plugins: [any KonexPlugin]) -> DataRequest { with { $0.plugins += plugins } }
+    public consuming func withPlugins(_ plugins: [any KonexPlugin]) -> DataRequest { with { $0.plugins += plugins } }
 
     /// Adds an interceptor around the transport call, inside the client's and the request's.
     /// - Parameter interceptor: The interceptor, e.g. an ``HTTPCache`` or a ``ConcurrencyLimit``.
-    public func withInterceptor(_ interceptor: some TransportInterceptor) -> DataRequest {
+    public consuming func withInterceptor(_ interceptor: some TransportInterceptor) -> DataRequest {
         with { $0.interceptors.append(interceptor) }
     }
 
     /// Adds an adapter that rewrites the outgoing request, after the client's and the request's.
     /// - Parameter adapter: The adapter, e.g. `.bearer(token)`.
-    public func withAdapter(_ adapter: some RequestAdapter) -> DataRequest { with { $0.adapters.append(adapter) } }
+    public consuming func withAdapter(_ adapter: some RequestAdapter) -> DataRequest {
+        with { $0.adapters.append(adapter) }
+    }
 
     /// Adds an adapter made from a closure.
-    public func withAdapter(_ adapt: @escaping @Sendable (TransportRequest) async throws -> TransportRequest)
+    public consuming func withAdapter(_ adapt: @escaping @Sendable (TransportRequest) async throws -> TransportRequest)
         -> DataRequest
     {
         withAdapter(ClosureAdapter(adapt))
     }
 
     /// Accepts only status codes in `200..<300`.
-    public func validate() -> DataRequest { validate(StatusCodeValidator(200..<300)) }
+    public consuming func validate() -> DataRequest { validate(StatusCodeValidator(200..<300)) }
 
     /// Accepts only status codes in `range`.
-    public func validate(statusCode range: Range<Int>) -> DataRequest { validate(StatusCodeValidator(range)) }
+    public consuming func validate(statusCode range: Range<Int>) -> DataRequest { validate(StatusCodeValidator(range)) }
 
     /// Accepts only the listed status codes.
-    public func validate(statusCode codes: Set<Int>) -> DataRequest { validate(StatusCodeValidator(codes)) }
+    public consuming func validate(statusCode codes: Set<Int>) -> DataRequest { validate(StatusCodeValidator(codes)) }
 
     /// Accepts only the listed media types (`*/*` and `type/*` allowed); an empty body passes.
-    public func validate(contentType acceptable: [String]) -> DataRequest { validate(ContentTypeValidator(acceptable)) }
+    public consuming func validate(contentType acceptable: [String]) -> DataRequest {
+        validate(ContentTypeValidator(acceptable))
+    }
 
     /// Adds a validator, after the client's and the request's.
     /// - Parameter validator: The validator, e.g. `.statusCode(200..<300)`.
-    public func validate(_ validator: some KonexResponseValidator) -> DataRequest {
+    public consuming func validate(_ validator: some KonexResponseValidator) -> DataRequest {
         with { $0.validators.append(validator) }
     }
 
     /// Adds a validator made from a closure that throws to reject the response.
-    public func validate(_ check: @escaping @Sendable (ResponseHead, Data) throws -> Void) -> DataRequest {
+    public consuming func validate(_ check: @escaping @Sendable (ResponseHead, Data) throws -> Void) -> DataRequest {
         validate(ClosureValidator(check))
     }
 
     /// Adds a response processor, after the client's and the request's.
     /// - Parameter processor: The processor, e.g. `.keyPath("data")`.
-    public func process(_ processor: some KonexResponseProcessor) -> DataRequest {
+    public consuming func process(_ processor: some KonexResponseProcessor) -> DataRequest {
         with { $0.processors.append(processor) }
     }
 
     /// Adds a response processor made from a closure.
-    public func process(_ transform: @escaping @Sendable (Data, ResponseHead) throws -> Data) -> DataRequest {
+    public consuming func process(_ transform: @escaping @Sendable (Data, ResponseHead) throws -> Data) -> DataRequest {
         process(ClosureProcessor(transform))
     }
 
     /// Adds a retrier, asked after the client's and the request's.
     /// - Parameter retrier: The retrier, e.g. `RetryPolicy()`.
-    public func retry(_ retrier: some RequestRetrier) -> DataRequest { with { $0.retriers.append(retrier) } }
+    public consuming func retry(_ retrier: some RequestRetrier) -> DataRequest { with { $0.retriers.append(retrier) } }
 
     /// Sets this call's timeout, overriding the request's and the client's.
-    public func timeout(_ timeout: Duration) -> DataRequest { with { $0.timeout = timeout } }
+    public consuming func timeout(_ timeout: Duration) -> DataRequest { with { $0.timeout = timeout } }
 
     /// Bounds the whole exchange of each attempt, over every transport: waiting for a ``ConcurrencyLimit`` slot, each
     /// redirect hop, the head and the body read into memory or a file, measured on the client's clock.
@@ -197,11 +201,11 @@ public struct DataRequest: Sendable {
     /// let report = try await client.request(GetReport()).totalTimeout(.seconds(10)).responseData()
     /// ```
     /// - Parameter limit: The longest an attempt may take; overrides the client's ``KonexClient/totalTimeout``.
-    public func totalTimeout(_ limit: Duration) -> DataRequest { with { $0.totalTimeout = limit } }
+    public consuming func totalTimeout(_ limit: Duration) -> DataRequest { with { $0.totalTimeout = limit } }
 
     /// Sends `body` in place of the endpoint's own.
     /// - Parameter body: The body; its `Content-Type` is set unless the endpoint sets one.
-    public func body(_ body: RequestBody) -> DataRequest { with { $0.callSiteBody = body } }
+    public consuming func body(_ body: RequestBody) -> DataRequest { with { $0.callSiteBody = body } }
 
     /// Sends `value` as JSON in place of the endpoint's body, encoded now, where the call is made.
     ///
@@ -214,7 +218,7 @@ public struct DataRequest: Sendable {
     /// - Parameters:
     ///   - value: The value to encode.
     ///   - encoder: An encoder for this body only; the client's `encoder` by default.
-    public func body<T: Encodable>(json value: T, encoder: JSONEncoder? = nil) -> DataRequest {
+    public consuming func body<T: Encodable>(json value: T, encoder: JSONEncoder? = nil) -> DataRequest {
         let body: RequestBody
         do {
             body = RequestBody(
@@ -228,11 +232,11 @@ public struct DataRequest: Sendable {
 
     /// Decodes the body of a response that fails validation as `type`; the thrown ``KonexError`` carries it.
     /// - Parameter type: The server's error model.
-    public func decodingErrors<E: Decodable & Sendable>(as type: E.Type) -> DataRequest {
+    public consuming func decodingErrors<E: Decodable & Sendable>(as type: E.Type) -> DataRequest {
         with { $0.errorDecoder = ErrorBodyDecoder(type) }
     }
 
-    func decodingErrors(as type: (any (Decodable & Sendable).Type)?) -> DataRequest {
+    consuming func decodingErrors(as type: (any (Decodable & Sendable).Type)?) -> DataRequest {
         guard let type else { return self }
         return decodingErrors(as: type)
     }

@@ -56,7 +56,9 @@ extension DataRequest {
     /// - Parameters:
     ///   - compression: ``BodyCompression/gzip`` by default, or ``BodyCompression/deflate``.
     ///   - minimumBytes: Bodies shorter than this go uncompressed (a known size only); 1 KiB by default.
-    public func compressingBody(_ compression: BodyCompression = .gzip, minimumBytes: Int = 1_024) -> DataRequest {
+    public consuming func compressingBody(_ compression: BodyCompression = .gzip, minimumBytes: Int = 1_024)
+        -> DataRequest
+    {
         var copy = self
         copy.bodyCompression = BodyCompression.Setting(compression, minimumBytes: minimumBytes)
         return copy

@@ -28,7 +28,7 @@ extension DataRequest {
     /// ```
     /// - Parameter id: A name of bounded cardinality (one per endpoint, not per request).
     /// - Returns: The request, named.
-    public func operation(_ id: String) -> DataRequest {
+    public consuming func operation(_ id: String) -> DataRequest {
         var copy = self
         copy.operationID = id
         return copy

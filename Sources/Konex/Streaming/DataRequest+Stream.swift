@@ -36,7 +36,7 @@ extension DataRequest {
     /// The request then asks as an `EventSource` does: `Accept: text/event-stream` and `Cache-Control: no-cache`,
     /// unless it sets either itself.
     /// - Parameter policy: When and how to reconnect.
-    public func reconnecting(_ policy: ReconnectionPolicy = ReconnectionPolicy()) -> DataRequest {
+    public consuming func reconnecting(_ policy: ReconnectionPolicy = ReconnectionPolicy()) -> DataRequest {
         var copy = reconnection == nil ? withAdapter(EventStreamHeaders()) : self
         copy.reconnection = policy
         return copy

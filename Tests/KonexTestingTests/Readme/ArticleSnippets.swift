@@ -662,7 +662,7 @@ client.request(request: GetPosts(), responseValidators: [.statusCode(200..<300)]
 } }
 
 extension Readme { static func articleResponsesAndDecoding4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 74)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 76)
 do {
     let user = try await client.request(GetProfile()).validate()
         .responseObject(of: User.self, errorType: APIError.self)
