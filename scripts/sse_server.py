@@ -136,6 +136,15 @@ async def sink(request: Request):
     return JSONResponse({"received": received})
 
 
+async def echo_slowly(request: Request):
+    # The sink's slow reading, then the whole body back: progress both ways over time, the answer after the upload.
+    pieces = []
+    async for piece in request.stream():
+        pieces.append(piece)
+        await asyncio.sleep(0.001)
+    return Response(b"".join(pieces), media_type="application/octet-stream")
+
+
 async def many(request: Request):
     n = int(request.query_params.get("n", "100000"))
 
@@ -232,7 +241,8 @@ app = Starlette(routes=[
     Route("/posts/{id}", get_post),
     Route("/events", events), Route("/first-then-wait", first_then_wait), Route("/reconnect", reconnect),
     Route("/unauthorized", unauthorized), Route("/forever", forever), Route("/stats", stats_endpoint),
-    Route("/bytes", raw_bytes), Route("/sink", sink, methods=["PUT", "POST"]), Route("/many", many),
+    Route("/bytes", raw_bytes), Route("/sink", sink, methods=["PUT", "POST"]),
+    Route("/echo-slowly", echo_slowly, methods=["POST"]), Route("/many", many),
     Route("/scripted/{name}", scripted, methods=["GET", "POST", "REPORT"]),
     Route("/scripted-log", scripted_log_endpoint), Route("/replay", replay, methods=["POST"]),
 ])
