@@ -24,14 +24,8 @@ enum DecimalToDouble {
         if negative { index = 1 }
         // The integer part: "0", or digits from a non-zero one (JSON allows no other leading zero).
         var mantissa: UInt64 = 0
-        let integerStart = index
-        while index < count {
-            let digit = text[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            index += 1
-        }
-        var digits = mantissa == 0 ? 0 : index - integerStart  // significant digits so far (may wrap past 19)
+        let integerDigits = appendDigits(of: text, from: &index, to: &mantissa)
+        var digits = mantissa == 0 ? 0 : integerDigits  // significant digits so far (the mantissa wraps past 19)
         var exponent = 0
         if index < count, text[index] == UInt8(ascii: ".") {
             index += 1
@@ -42,18 +36,12 @@ enum DecimalToDouble {
                     index += 1
                 }
             }
-            let fractionStart = index
-            while index < count {
-                let digit = text[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                index += 1
-            }
-            digits += index - fractionStart
-            exponent -= index - fractionStart
+            let fractionDigits = appendDigits(of: text, from: &index, to: &mantissa)
+            digits += fractionDigits
+            exponent -= fractionDigits
         }
         guard digits <= 19 else { return nil }
-        if index < text.count {  // `e` or `E`, then an optional sign and digits
+        if index < count {  // `e` or `E`, then an optional sign and digits
             index += 1
             var exponentNegative = false
             if text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
@@ -61,7 +49,7 @@ enum DecimalToDouble {
                 index += 1
             }
             var written = 0
-            while index < text.count {
+            while index < count {
                 guard written < 1_000 else { return nil }
                 written = written * 10 + Int(text[index] &- UInt8(ascii: "0"))
                 index += 1
@@ -72,6 +60,21 @@ enum DecimalToDouble {
         guard mantissa != 0, exponent >= -19, exponent <= 19 else { return nil }
         let magnitude = exponent >= 0 ? scaledUp(mantissa, by: exponent) : scaledDown(mantissa, by: -exponent)
         return negative ? -magnitude : magnitude
+    }
+
+    /// Appends the run of decimal digits at `index` to `mantissa` (wrapping past 19 digits: the caller counts them),
+    /// moving `index` past them; returns how many there were.
+    @inline(__always) private static func appendDigits(
+        of text: UnsafeBufferPointer<UInt8>, from index: inout Int, to mantissa: inout UInt64
+    ) -> Int {
+        let start = index
+        while index < text.count {
+            let digit = text[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        return index - start
     }
 
     /// `mantissa × 10^exponent`, the product whole in 128 bits.

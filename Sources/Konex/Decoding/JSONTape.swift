@@ -165,13 +165,7 @@ extension JSONTape {
         }
         if count <= 16 {
             for (offset, name) in names.enumerated() {
-                for other in names[(offset + 1)...] where other.count == name.count {
-                    if memcmp(bytes.baseAddress! + name.lowerBound, bytes.baseAddress! + other.lowerBound, name.count)
-                        == 0
-                    {
-                        return true
-                    }
-                }
+                for other in names[(offset + 1)...] where sameBytes(name, other, in: bytes) { return true }
             }
             return false
         }
@@ -186,19 +180,21 @@ extension JSONTape {
                 for index in name { hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3 }
                 var slot = Int(truncatingIfNeeded: hash ^ hash >> 29) & (size - 1)
                 while table[slot] >= 0 {
-                    let other = names[Int(table[slot])]
-                    if other.count == name.count,
-                        memcmp(bytes.baseAddress! + name.lowerBound, bytes.baseAddress! + other.lowerBound, name.count)
-                            == 0
-                    {
-                        return true
-                    }
+                    if sameBytes(name, names[Int(table[slot])], in: bytes) { return true }
                     slot = (slot + 1) & (size - 1)
                 }
                 table[slot] = Int32(truncatingIfNeeded: offset)
             }
             return false
         }
+    }
+
+    /// Whether the bytes at `first` and at `second` are the same.
+    @inline(__always) private static func sameBytes(
+        _ first: Range<Int>, _ second: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        first.count == second.count
+            && memcmp(bytes.baseAddress! + first.lowerBound, bytes.baseAddress! + second.lowerBound, first.count) == 0
     }
 
     static func nextNode(after index: Int, in nodes: [Node]) -> Int {

@@ -12,8 +12,8 @@ import Foundation
 /// A ``RetryPolicy`` spends its client's budget by default (``perClient``), so policies made per call
 /// (`.retry(RetryPolicy())`) are bounded together: 100 failing calls make about 120 attempts, not 300. The client's
 /// budget keeps its window on the client's `clock` (as the policies' waits do), so on a test clock it does not depend
-/// on how long a test takes. Give policies
-/// the same instance of your own to share one across clients, or `nil` for no bound.
+/// on how long a test takes. Give policies the same instance of your own to share one across clients, or `nil` for
+/// no bound.
 /// ```swift
 /// let budget = RetryBudget(ratio: 0.1)                        // retries at most 10 % of requests per host
 /// client.retriers = [RetryPolicy(maximumAttempts: 4, budget: budget)]
