@@ -25,8 +25,8 @@ import Foundation
             of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
             errorType: (any Decodable.Type)? = nil
         ) async throws -> Response<T> {
-            let exchange = try await executeDecodingErrorsHere(as: errorType)
-            return Response(try decoded(type, from: exchange, atKeyPath: keyPath, decoder: decoder), of: exchange)
+            let answer = try await executeDecodingErrorsHere(as: errorType)
+            return Response(try decoded(type, from: answer, atKeyPath: keyPath, decoder: decoder), of: answer)
         }
 
         /// Sends the request and decodes one object on the caller's actor.
@@ -46,8 +46,8 @@ import Foundation
             of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
             errorType: (any Decodable.Type)? = nil
         ) async throws -> T {
-            let exchange = try await executeDecodingErrorsHere(as: errorType)
-            return try decoded(type, from: exchange, atKeyPath: keyPath, decoder: decoder)
+            let answer = try await executeDecodingErrorsHere(as: errorType)
+            return try decoded(type, from: answer, atKeyPath: keyPath, decoder: decoder)
         }
 
         /// Sends the request and decodes an array on the caller's actor.
@@ -62,14 +62,14 @@ import Foundation
             of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
             errorType: (any Decodable.Type)? = nil
         ) async throws -> [T] {
-            let exchange = try await executeDecodingErrorsHere(as: errorType)
-            return try decoded([T].self, from: exchange, atKeyPath: keyPath, decoder: decoder)
+            let answer = try await executeDecodingErrorsHere(as: errorType)
+            return try decoded([T].self, from: answer, atKeyPath: keyPath, decoder: decoder)
         }
 
         /// Runs the pipeline (off the caller's actor, as every terminal does); a validation failure gets its body
         /// checked against `errorType` here, where the type's conformance may be used.
         nonisolated(nonsending) func executeDecodingErrorsHere(as errorType: (any Decodable.Type)?) async throws
-            -> Exchange
+            -> TransportResponse
         {
             do {
                 return try await execute()

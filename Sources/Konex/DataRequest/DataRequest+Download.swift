@@ -67,10 +67,11 @@ extension DataRequest {
     /// - Returns: The destination with the request, response and timing.
     /// - Throws: ``KonexError``; a failure to write is stage ``KonexError/Stage/fileSystem``.
     public func download(to destination: URL) async throws -> Response<URL> {
-        let exchange = try await execute(body: .file)
-        let file = try exchange.bodyFile()
+        let answer = try await execute(body: .file)
+        let request = answer.request
+        let file = try answer.bodyFile()
         do {
-            if Task.isCancelled { throw cancellationError(exchange.request) }
+            if Task.isCancelled { throw cancellationError(request) }
             try BodyFile.move(file, to: destination)
         } catch {
             BodyFile.remove(file)
@@ -78,12 +79,12 @@ extension DataRequest {
             throw KonexError(
                 stage: .fileSystem,
                 message: "cannot write the download to \(destination.path): \(error.localizedDescription)",
-                method: exchange.request.method, url: exchange.request.url,
-                request: exchange.request, response: exchange.response, underlyingError: error,
-                attempt: exchange.timing.attempt)
+                method: request.method, url: request.url,
+                request: request, response: answer.response, underlyingError: error,
+                attempt: answer.timing.attempt)
         }
         return Response(
-            value: destination, request: exchange.request, response: exchange.response, data: exchange.received,
-            timing: exchange.timing, redirects: exchange.redirects)
+            value: destination, request: request, response: answer.response, data: answer.data,
+            timing: answer.timing, redirects: answer.redirects)
     }
 }

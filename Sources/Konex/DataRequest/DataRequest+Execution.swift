@@ -5,7 +5,7 @@ extension DataRequest {
     /// client's redaction: bound to ``Redaction/current`` for every sink on the way, and given to the error thrown.
     /// - Parameter target: Where the body goes; a file's processors are skipped (they need the body in memory).
     /// - Throws: ``KonexError`` only.
-    func execute(body target: BodyTarget = .memory) async throws -> Exchange {
+    func execute(body target: BodyTarget = .memory) async throws -> TransportResponse {
         // The usual request goes straight to the pipeline: every frame between a terminal and the transport is held
         // for the whole wait, and the scopes' frames (a task-local's closure, the exchange kept to mark) took 992 bytes
         // of each parked request though most requests have none of them.
@@ -19,12 +19,12 @@ extension DataRequest {
     /// `Response` or a `KonexError` may hold the request (and so the file) for long. Not in `run`: its cleanup took
     /// 270 instructions of every request.
     @inline(never) private static func removingCompressedFile(
-        _ call: () async throws -> Exchange
-    ) async throws -> Exchange {
+        _ call: () async throws -> TransportResponse
+    ) async throws -> TransportResponse {
         do {
-            let exchange = try await call()
-            (exchange.request.body?.keepsAlive as? TemporaryBodyFile)?.remove()
-            return exchange
+            let answer = try await call()
+            (answer.request.body?.keepsAlive as? TemporaryBodyFile)?.remove()
+            return answer
         } catch {
             ((error as? KonexError)?.request?.body?.keepsAlive as? TemporaryBodyFile)?.remove()
             throw error
@@ -33,26 +33,26 @@ extension DataRequest {
 
     /// ``execute(body:)`` for a request with a progress sequence, an operation to bind, a redaction of its own or a
     /// compressed body.
-    @inline(never) private func scoped(body target: BodyTarget) async throws -> Exchange {
+    @inline(never) private func scoped(body target: BodyTarget) async throws -> TransportResponse {
         guard bodyCompression == nil else { return try await Self.removingCompressedFile { try await bound(target) } }
         return try await bound(target)
     }
 
     /// ``scoped(body:)`` past the compressed body's cleanup.
-    private func bound(_ target: BodyTarget) async throws -> Exchange {
+    private func bound(_ target: BodyTarget) async throws -> TransportResponse {
         if let progressSink { return try await tracked(body: target, into: progressSink) }
         guard let operation = operationID else { return try await redacted(body: target) }
         return try await KonexOperation.$bound.withValue(operation) { try await redacted(body: target) }
     }
 
     /// The pipeline under the client's own redaction, when it has one.
-    private func redacted(body target: BodyTarget) async throws -> Exchange {
+    private func redacted(body target: BodyTarget) async throws -> TransportResponse {
         guard let own = client.ownRedaction else { return try await run(body: target) }
         let redaction = own.redaction
         do {
-            var exchange = try await Redaction.$bound.withValue(redaction) { try await run(body: target) }
-            exchange.redaction = own
-            return exchange
+            var answer = try await Redaction.$bound.withValue(redaction) { try await run(body: target) }
+            answer.redaction = own
+            return answer
         } catch {
             var failure = error as? KonexError ?? cancellationError()
             failure.redaction = redaction
@@ -61,7 +61,7 @@ extension DataRequest {
     }
 
     /// The pipeline itself (see ``execute(body:)``).
-    private func run(body target: BodyTarget) async throws -> Exchange {
+    private func run(body target: BodyTarget) async throws -> TransportResponse {
         let endpoint = self.endpoint
         if Task.isCancelled { throw cancellationError() }
 
@@ -122,17 +122,17 @@ extension DataRequest {
                 // (a retry budget counts every request sent, not only the failed ones; a cache hit sent nothing)
                 let counted = attempt == 1 && !retriers.isEmpty
                 switch outcome {
-                case .success(let received):
-                    if counted, received.answer.provenance.source != .cache {
+                case .success(let answer):
+                    if counted, answer.source != .cache {
                         Self.count(request, in: retriers, client: client)
                     }
-                    guard var rejection = validate(received, request: request, validators: validators) else {
+                    guard var rejection = validate(answer, request: request, validators: validators) else {
                         // 7. process
-                        var exchange = try process(received, request: request, endpoint: endpoint, shared: shared)
-                        recorders.ended(&exchange, attempts: attempt)
-                        return exchange
+                        return try process(
+                            answer, for: request, endpoint: endpoint, shared: shared, recorders: recorders,
+                            attempts: attempt)
                     }
-                    received.answer.payload.discard()
+                    answer.reply.discard()
                     rejection.attempt = attempt
                     failure = rejection
                 case .failure(var error):
@@ -141,7 +141,7 @@ extension DataRequest {
                     failure = error
                 }
 
-                // retry
+                // 6. retry
                 try await retry(
                     after: failure, of: request, attempt: attempt, retriers: retriers, elapsed: elapsedOnClientClock,
                     notes: &notes, recorders: recorders)

@@ -5,7 +5,7 @@ extension DataRequest {
     /// - Returns: The body with the request, response and timing.
     /// - Throws: ``KonexError``.
     public consuming func response() async throws -> Response<Data> {
-        try await serialize { exchange in exchange.data }
+        try await serialize { answer in answer.processedData }
     }
 
     /// Sends the request and decodes the body as `type`, returning the envelope.
@@ -20,8 +20,8 @@ extension DataRequest {
         errorType: (any (Decodable & Sendable).Type)? = nil
     ) async throws -> Response<T> {
         let request = decodingErrors(as: errorType)
-        let exchange = try await request.execute()
-        return Response(try request.decoded(type, from: exchange, atKeyPath: keyPath, decoder: decoder), of: exchange)
+        let answer = try await request.execute()
+        return Response(try request.decoded(type, from: answer, atKeyPath: keyPath, decoder: decoder), of: answer)
     }
 
     /// ``response(of:atKeyPath:decoder:errorType:)`` without the envelope, for the terminals that return the value.
@@ -34,35 +34,35 @@ extension DataRequest {
         return try request.decoded(type, from: try await request.execute(), atKeyPath: keyPath, decoder: decoder)
     }
 
-    /// Step 8 of the decoding terminals: `type` from the exchange's body at `keyPath`, with `decoder` or the client's,
+    /// Step 8 of the decoding terminals: `type` from the answer's body at `keyPath`, with `decoder` or the client's,
     /// any failure a decoding-stage ``KonexError``. Synchronous, so it runs wherever its caller does: off the caller's
     /// actor for `Sendable` models, on it for models isolated there (DataRequest+CallerIsolation.swift).
     @inline(__always) func decoded<T: Decodable>(
-        _ type: T.Type, from exchange: Exchange, atKeyPath keyPath: String?, decoder: JSONDecoder?
+        _ type: T.Type, from answer: TransportResponse, atKeyPath keyPath: String?, decoder: JSONDecoder?
     ) throws -> T {
         let decoder = decoder ?? client.decoder
         let path = keyPath.map(JSONKeyPath.init)
-        return try Self.serialized(exchange) { exchange in
-            try Self.decode(type, from: exchange, keyPath: path, decoder: decoder)
+        return try Self.serialized(answer) { answer in
+            try Self.decode(type, from: answer, keyPath: path, decoder: decoder)
         }
     }
 
     /// Sends the request and returns the (processed) body.
     /// - Throws: ``KonexError``.
-    public consuming func responseData() async throws -> Data { try await execute().data }
+    public consuming func responseData() async throws -> Data { try await execute().processedData }
 
     /// Sends the request and returns the body as text, in the response's charset (UTF-8 when none is given).
     /// - Parameter encoding: Forces an encoding instead of the response's charset.
     /// - Throws: ``KonexError`` with stage `.decoding` when the bytes are not valid in that encoding.
     public consuming func responseString(encoding: String.Encoding? = nil) async throws -> String {
-        try Self.serialized(try await execute()) { exchange in
+        try Self.serialized(try await execute()) { answer in
             let encoding =
-                encoding ?? exchange.response.value(forHTTPHeaderField: "Content-Type")
+                encoding ?? answer.response.value(forHTTPHeaderField: "Content-Type")
                 .flatMap(MediaType.charset(of:)).flatMap(Self.encoding(named:)) ?? .utf8
-            guard let text = String(data: exchange.data, encoding: encoding) else {
+            guard let text = String(data: answer.processedData, encoding: encoding) else {
                 throw KonexError.decoding(
-                    StringDecodingFailure(encoding: encoding), keyPath: nil, request: exchange.request,
-                    response: exchange.response, data: exchange.received)
+                    StringDecodingFailure(encoding: encoding), keyPath: nil, request: answer.request,
+                    response: answer.response, data: answer.data)
             }
             return text
         }
@@ -106,45 +106,47 @@ extension DataRequest {
     }
 
     /// Step 8: runs the pipeline, then `body`, mapping any error to a decoding-stage ``KonexError``.
-    func serialize<Value: Sendable>(_ body: (Exchange) throws -> Value) async throws -> Response<Value> {
-        let exchange = try await execute()
-        return Response(try Self.serialized(exchange, body), of: exchange)
+    func serialize<Value: Sendable>(_ body: (TransportResponse) throws -> Value) async throws -> Response<Value> {
+        let answer = try await execute()
+        return Response(try Self.serialized(answer, body), of: answer)
     }
 
-    /// Runs `body` on a finished exchange, mapping any error to a decoding-stage ``KonexError``.
-    static func serialized<Value>(_ exchange: Exchange, _ body: (Exchange) throws -> Value) throws -> Value {
+    /// Runs `body` on a finished answer, mapping any error to a decoding-stage ``KonexError``.
+    static func serialized<Value>(_ answer: TransportResponse, _ body: (TransportResponse) throws -> Value) throws
+        -> Value
+    {
         do {
-            return try body(exchange)
+            return try body(answer)
         } catch var error as KonexError {
-            error.redaction = error.redaction ?? exchange.redaction?.redaction
+            error.redaction = error.redaction ?? answer.redaction?.redaction
             throw error
         } catch {
             var failure = KonexError.decoding(
-                error, keyPath: nil, request: exchange.request, response: exchange.response, data: exchange.received)
-            failure.attempt = exchange.timing.attempt
-            failure.redaction = exchange.redaction?.redaction
+                error, keyPath: nil, request: answer.request, response: answer.response, data: answer.data)
+            failure.attempt = answer.timing.attempt
+            failure.redaction = answer.redaction?.redaction
             throw failure
         }
     }
 
     static func decode<T: Decodable>(
-        _ type: T.Type, from exchange: Exchange, keyPath: JSONKeyPath?, decoder: JSONDecoder
+        _ type: T.Type, from answer: TransportResponse, keyPath: JSONKeyPath?, decoder: JSONDecoder
     )
         throws -> T
     {
         // `Empty` means "the body does not matter": whatever arrived (JSON or not) is accepted unread. (Compared by
         // identifier: `==` on metatypes wraps both in optionals, a metadata lookup on every response.)
         if ObjectIdentifier(type) == ObjectIdentifier(Empty.self) { return ignoredBody(as: type) }
-        let data = exchange.data
+        let data = answer.processedData
         if (data.first.map(Self.isWhitespace) ?? true) && data.allSatisfy(Self.isWhitespace) {
-            return try emptyValue(of: type, for: exchange)
+            return try emptyValue(of: type, for: answer)
         }
         do {
             return try JSONTape.decode(type, from: data, at: keyPath, with: decoder)
         } catch {
             throw KonexError.decoding(
-                error, keyPath: keyPath, request: exchange.request,
-                response: exchange.response, data: exchange.received)
+                error, keyPath: keyPath, request: answer.request,
+                response: answer.response, data: answer.data)
         }
     }
 
@@ -158,11 +160,11 @@ extension DataRequest {
 
     /// The value of an empty body: an ``EmptyDecodable`` type's `emptyValue`, else the error that names the body.
     @inline(never)
-    private static func emptyValue<T: Decodable>(of type: T.Type, for exchange: Exchange) throws -> T {
+    private static func emptyValue<T: Decodable>(of type: T.Type, for answer: TransportResponse) throws -> T {
         if let empty = type as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
         throw KonexError.decoding(
-            EmptyBodyFailure(type: type, statusCode: exchange.response.statusCode), keyPath: nil,
-            request: exchange.request, response: exchange.response, data: exchange.received)
+            EmptyBodyFailure(type: type, statusCode: answer.response.statusCode), keyPath: nil,
+            request: answer.request, response: answer.response, data: answer.data)
     }
 
     /// JSON's four whitespace bytes. A body is checked byte by byte only when it starts with one (rarely).

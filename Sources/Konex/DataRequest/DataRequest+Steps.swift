@@ -95,7 +95,7 @@ extension DataRequest {
         client.retryBudget.recordRetry(to: client.origin(of: request))
     }
 
-    /// Step 7, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
+    /// Step 6, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
     /// - Throws: `failure` when no retrier takes it, a retrier's own error, or a cancellation error.
     // Not inlined into `run`: its decisions and waits would take room in every request's async frame, failed or not.
     @inline(never) func retry(
@@ -159,26 +159,27 @@ extension DataRequest {
     /// Step 6: the first validator that throws decides; the error body is decoded when asked for. A WebSocket's
     /// 101 is not theirs to judge: its handshake was checked when it opened (`WebSocketHandshakeCheck`).
     func validate(
-        _ received: TransportResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
+        _ answer: TransportResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
     )
         -> KonexError?
     {
-        if received.answer.payload.webSocket != nil { return nil }
+        if answer.reply.webSocket != nil { return nil }
+        let (response, data) = (answer.response, answer.data)
         for validator in validators {
             do {
-                try validator.validate(received.response, data: received.data)
+                try validator.validate(response, data: data)
             } catch {
                 var failure = KonexError(
                     stage: .validation, message: String(describing: error),
                     method: request.method, url: request.url, request: request,
-                    response: received.response, data: received.data, underlyingError: error)
-                if received.answer.payload.inMemoryIsPartial {
+                    response: response, data: data, underlyingError: error)
+                if answer.reply.errorHeadIsPartial {
                     failure.isDataPartial = true
-                    failure.message += " (the error body goes on past the \(received.data.count) bytes kept)"
+                    failure.message += " (the error body goes on past the \(data.count) bytes kept)"
                 }
-                if let errorDecoder, !received.data.isEmpty {
+                if let errorDecoder, !data.isEmpty {
                     do {
-                        failure.errorBody = try errorDecoder.decode(received.data, client.decoder)
+                        failure.errorBody = try errorDecoder.decode(data, client.decoder)
                     } catch {
                         failure.message += ErrorBodyDecoder.mismatch(errorDecoder.typeName, error)
                     }
@@ -189,26 +190,38 @@ extension DataRequest {
         return nil
     }
 
-    /// Step 7: processors, in order; with none the received bytes pass through untouched.
-    func process(
-        _ received: TransportResponse, request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components
-    ) throws -> Exchange {
+    /// Step 7: the answer for its terminal, with its body after processors (in order; with none the received bytes
+    /// pass through untouched), and the instruments told the request got through.
+    // Not inlined into `run`: every copy of the answer made here would take a slot in every request's async frame.
+    @inline(never) func process(
+        _ answer: TransportResponse, for request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components,
+        recorders: Recorders, attempts: Int
+    ) throws -> TransportResponse {
+        var answer = answer
+        answer.processed = try processed(answer, for: request, endpoint: endpoint, shared: shared)
+        recorders.ended(&answer, to: request, attempts: attempts)
+        return answer
+    }
+
+    /// Step 7's processors, in order: the body after them, or `nil` when there are none to run.
+    private func processed(
+        _ answer: TransportResponse, for request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components
+    ) throws -> Data? {
         // Processors need a whole body in memory: a file's, a stream's or a connection's answer passes as it is.
-        guard case .data(var data) = received.answer.payload else {
-            return Exchange(request: request, answer: received.answer, data: received.data, timing: received.timing)
-        }
+        guard var data = answer.reply.body.data else { return nil }
         let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
+        guard !processors.isEmpty else { return nil }
         for processor in processors {
             do {
-                data = try processor.process(data, response: received.response)
+                data = try processor.process(data, response: answer.response)
             } catch {
                 throw KonexError(
                     stage: .processing, message: "processor \(type(of: processor)) failed: \(error)",
                     method: request.method, url: request.url, request: request,
-                    response: received.response, data: data, underlyingError: error, attempt: received.timing.attempt)
+                    response: answer.response, data: data, underlyingError: error, attempt: answer.timing.attempt)
             }
         }
-        return Exchange(request: request, answer: received.answer, data: data, timing: received.timing)
+        return data
     }
 
     /// A closure that returns the time elapsed on `clock` since this call.

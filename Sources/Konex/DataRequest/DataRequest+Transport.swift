@@ -26,26 +26,27 @@ extension DataRequest {
                 phases: { phases.value = $0 })
         }
         do {
-            let answer: Answer
+            let reply: TransportReply
             if let limit = totalTimeout ?? client.totalTimeout {
-                answer = try await exchange(
-                    request, into: target, through: chain, report: report, observer: observer, within: limit)
+                reply = try await replyWithinTotalTimeout(
+                    limit, to: request, into: target, through: chain, report: report, observer: observer)
             } else {
-                answer = try await exchange(request, into: target, through: chain, report: report, observer: observer)
+                reply = try await self.reply(
+                    to: request, into: target, through: chain, report: report, observer: observer)
             }
             let now = ContinuousClock.now
-            if let report, !report.hasFinished { report.answered(by: answer) }
+            if let report, !report.hasFinished { report.answered(by: reply) }
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled {
                 // A streamed transfer nobody will read stops here, not at its server's end.
-                answer.payload.discard()
+                reply.discard()
                 return .failure(cancellationError(request))
             }
             let timing = RequestTiming(
                 startDate: startDate, total: now - started, transport: now - sendStarted, attempt: attempt,
-                phases: phases?.value, queue: answer.provenance.queueTime)
-            if answer.response.isResent { transportResent(request) }
-            return .success(TransportResponse(answer, timing: timing))
+                phases: phases?.value, queue: reply.queueTime)
+            if reply.response.isResent { transportResent(request) }
+            return .success(TransportResponse(reply, timing: timing, for: request))
         } catch {
             var failure = KonexError.transport(error, request: request)
             failure.attempt = attempt
@@ -53,27 +54,27 @@ extension DataRequest {
         }
     }
 
-    /// The exchange within a total timeout (``Received/within(_:on:url:_:)``), in a frame of its own: only a call
-    /// with a total timeout pays for the race's room.
-    @inline(never) private func exchange(
-        _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?, report: ProgressReport?,
-        observer: TransferObserver?, within limit: Duration
-    ) async throws -> Answer {
+    /// ``reply(to:into:through:report:observer:)`` within a total timeout (``Received/within(_:on:url:_:)``), in a
+    /// frame of its own: only a call with a total timeout pays for the race's room.
+    @inline(never) private func replyWithinTotalTimeout(
+        _ limit: Duration, to request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?,
+        report: ProgressReport?, observer: TransferObserver?
+    ) async throws -> TransportReply {
         try await Received.within(limit, on: client.activeClock, url: request.url) { [self] in
-            try await exchange(request, into: target, through: chain, report: report, observer: observer)
+            try await reply(to: request, into: target, through: chain, report: report, observer: observer)
         }
     }
 
-    /// Step 4's exchange itself: the interceptors around the transport (every hop of a redirect chain), or a
-    /// WebSocket's handshake; the body as `target` wants it.
-    @inline(__always) func exchange(
-        _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?, report: ProgressReport?,
-        observer: TransferObserver?
-    ) async throws -> Answer {
+    /// Step 4's reply itself: the transport's (every hop of a redirect chain), through the interceptors when there
+    /// are any, or a WebSocket's handshake; the body taken as `target` wants it.
+    @inline(__always) func reply(
+        to request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?,
+        report: ProgressReport?, observer: TransferObserver?
+    ) async throws -> TransportReply {
         // The interceptors' and the handshake's ways run in frames of their own: their locals and closures would
         // otherwise take room in every request's async frame.
         if let chain {
-            return try await exchange(request, into: target, through: chain, report: report, observer: observer)
+            return try await intercepted(request, into: target, through: chain, report: report, observer: observer)
         }
         if case .webSocket(let options) = target { return try await handshake(request, options: options) }
         let (transport, redirects) = client.activeRoute
@@ -84,11 +85,11 @@ extension DataRequest {
             limit: client.maximumResponseSize, tls: tls)
     }
 
-    /// The exchange through the interceptors: each hop of a redirect chain passes them as a request of its own.
-    @inline(never) private func exchange(
+    /// The reply through the interceptors: each hop of a redirect chain passes them as a request of its own.
+    @inline(never) private func intercepted(
         _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain, report: ProgressReport?,
         observer: TransferObserver?
-    ) async throws -> Answer {
+    ) async throws -> TransportReply {
         let (transport, redirects) = client.activeRoute
         let limit = client.maximumResponseSize
         let tls = client.tls
@@ -107,28 +108,20 @@ extension DataRequest {
                 request in
                 let context = Received.context(
                     for: target, report: delivery == .whole ? nil : report, observer: observer, limit: limit, tls: tls)
-                var (response, body) = try await transport.send(request, context: context)
-                if delivery == .whole, body.data == nil {
-                    body = ResponseBody(
-                        try await Received.taken(
-                            body, of: response, for: request, as: .memory, report: nil, limit: limit
-                        ).inMemory)
-                }
-                return TransportReply(response: response, body: body)
+                let (response, body) = try await transport.send(request, context: context)
+                let reply = TransportReply(response: response, body: body)
+                guard delivery == .whole, body.data == nil else { return reply }
+                return try await Received.taken(reply, for: request, as: .memory, report: nil, limit: limit)
             }
-            var answer = Answer(
-                response: reply.response,
-                payload: try await Received.taken(
-                    reply.body, of: reply.response, for: hop, as: target, report: report, limit: limit))
-            answer.provenance.source = reply.source
-            answer.provenance.isShared = reply.isShared
-            answer.provenance.queueTime = reply.queueTime
-            return answer
+            // A body read into memory above passes `taken` again on its fast path (one comparison): a cache's or a
+            // canned reply may be over the limit, or wanted in a file or as a stream.
+            return try await Received.taken(reply, for: hop, as: target, report: report, limit: limit)
         }
     }
 
     /// A WebSocket's handshake: the open connection, once its answer checks out.
-    @inline(never) private func handshake(_ request: TransportRequest, options: WebSocketOptions) async throws -> Answer
+    @inline(never) private func handshake(_ request: TransportRequest, options: WebSocketOptions) async throws
+        -> TransportReply
     {
         let transport = try client.activeWebSocketTransport()
         var options = options
@@ -138,15 +131,44 @@ extension DataRequest {
         }
         // A handshake is a request like another: it carries the jar's cookies, and its answer may set some.
         let jar = client.cookieJar
-        let request = jar?.attaching(to: request) ?? request
-        let channel = try await transport.connect(request.head, options: options)
+        let sent = jar?.attaching(to: request) ?? request
+        let channel = try await transport.connect(sent.head, options: options)
         do {
-            try WebSocketHandshakeCheck.check(request, answeredBy: channel.response)
+            try WebSocketHandshakeCheck.check(sent, answeredBy: channel.response)
         } catch {
             channel.abort()
             throw error
         }
-        jar?.receive(channel.response, source: .network, answering: request)
-        return Answer(response: channel.response, payload: .webSocket(channel))
+        jar?.receive(channel.response, source: .network, answering: sent)
+        return TransportReply(response: channel.response, body: .webSocket(channel))
+    }
+}
+
+/// Where step 4 puts the response body.
+enum BodyTarget: Sendable {
+    /// In memory, whole (every terminal but downloads).
+    case memory
+    /// In a temporary file the caller then owns: `download(to:)`.
+    case file
+    /// As it arrives, after the head: `stream()`. Validators see the head (and the start of an error body).
+    case stream(StreamOptions)
+    /// No body: the handshake's 101 opens a WebSocket connection (`webSocket()`). Validators do not run on it.
+    case webSocket(WebSocketOptions)
+}
+
+/// How `stream()` takes its body: the buffer between the network and the reader, and the timeouts that end the body,
+/// watched from the head on `clock` (``Received/taken(_:of:for:as:report:limit:)`` starts the watch).
+// A class: the target is handed down every frame of the request, and a reference keeps it one word.
+final class StreamOptions: Sendable {
+    let bufferLimit: Int
+    let idleTimeout: Duration?
+    let totalTimeout: Duration?
+    let clock: any Clock<Duration>
+
+    init(bufferLimit: Int, idleTimeout: Duration?, totalTimeout: Duration?, clock: any Clock<Duration>) {
+        self.bufferLimit = bufferLimit
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
+        self.clock = clock
     }
 }

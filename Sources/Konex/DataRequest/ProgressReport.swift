@@ -54,13 +54,13 @@ struct ProgressReport: Sendable {
     /// Says the ends of an answer whose body was not counted as it came: whole already (a transport's, a cache's, a
     /// mock's), in a file, or a stream counted from now on.
     // Not inlined: it would take room in every request's async frame, reported or not.
-    @inline(never) func answered(by answer: Answer) {
-        headArrived(answer.response)
-        if let stream = answer.payload.stream {
-            counts(stream, of: answer.response)
+    @inline(never) func answered(by reply: TransportReply) {
+        headArrived(reply.response)
+        if let stream = reply.stream {
+            counts(stream, of: reply.response)
         } else {
-            let size = answer.payload.file.map(BodyFile.size(of:)) ?? Int64(answer.payload.inMemory.count)
-            finished(size, of: answer.response, counted: false)
+            let size = reply.body.file.map(BodyFile.size(of:)) ?? Int64((reply.body.data ?? reply.errorHead).count)
+            finished(size, of: reply.response, counted: false)
         }
     }
 

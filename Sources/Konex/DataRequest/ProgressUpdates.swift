@@ -98,18 +98,18 @@ extension DataRequest {
     /// ``execute(body:)`` for a request whose progress is a sequence: it ends with the request (for a stream, when its
     /// body ends).
     @inline(never) func tracked(body target: BodyTarget, into sink: ProgressUpdates.Sink) async throws
-        -> Exchange
+        -> TransportResponse
     {
         var untracked = self
         untracked.progressSink = nil
         do {
-            let exchange = try await untracked.execute(body: target)
-            if let stream = exchange.answer.payload.stream {
+            let answer = try await untracked.execute(body: target)
+            if let stream = answer.reply.stream {
                 stream.buffer.onEnd { sink.finish() }
             } else {
                 sink.finish()
             }
-            return exchange
+            return answer
         } catch {
             sink.finish()
             throw error

@@ -9,17 +9,17 @@ extension Received {
     ///   when the caller is cancelled; the exchange's errors.
     static func within(
         _ limit: Duration, on clock: any Clock<Duration>, url: URL,
-        _ exchange: @escaping @Sendable () async throws -> Answer
-    ) async throws -> Answer {
+        _ reply: @escaping @Sendable () async throws -> TransportReply
+    ) async throws -> TransportReply {
         let outcome = await firstOf(
-            { () async -> Result<Answer, any Error> in
-                do { return .success(try await exchange()) } catch { return .failure(error) }
+            { () async -> Result<TransportReply, any Error> in
+                do { return .success(try await reply()) } catch { return .failure(error) }
             },
             orDeadline: limit, on: clock,
             discarding: { late in
                 // Too late: nobody reads it.
-                guard case .success(let answer) = late else { return }
-                answer.payload.discard()
+                guard case .success(let reply) = late else { return }
+                reply.discard()
             })
         guard let outcome else {
             if Task.isCancelled { throw CancellationError() }

@@ -9,7 +9,7 @@ enum Received {
     @inline(__always) static func receive(
         _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         observer: TransferObserver?, redirects: Redirects, limit: Int?, tls: TLSSettings
-    ) async throws -> Answer {
+    ) async throws -> TransportReply {
         try await following(request, redirects: redirects) { hop in
             try await receiveOnce(
                 hop, over: transport, into: target, report: report, observer: observer, limit: limit, tls: tls)
@@ -21,15 +21,15 @@ enum Received {
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func following(
         _ request: TransportRequest, redirects: Redirects,
-        send: (TransportRequest) async throws -> Answer
-    ) async throws -> Answer {
+        send: (TransportRequest) async throws -> TransportReply
+    ) async throws -> TransportReply {
         if let jar = redirects.cookies {
             return try await following(request, redirects: redirects, jar: jar, send: send)
         }
-        let received = try await send(request)
+        let reply = try await send(request)
         // Most answers are not redirects: one comparison, and nothing allocated.
-        guard RedirectRules.redirects(received.response.statusCode) else { return received }
-        return try await following(received, of: request, redirects: redirects, send: send)
+        guard RedirectRules.redirects(reply.response.statusCode) else { return reply }
+        return try await following(reply, of: request, redirects: redirects, send: send)
     }
 
     /// ``following(_:redirects:send:)`` with a cookie jar: each hop carries the jar's cookies for its own URL, and
@@ -38,45 +38,45 @@ enum Received {
     // Not inlined: a client without a jar pays one comparison for it.
     @inline(never) private static func following(
         _ request: TransportRequest, redirects: Redirects, jar: CookieJar,
-        send: (TransportRequest) async throws -> Answer
-    ) async throws -> Answer {
-        func sendWithCookies(_ hop: TransportRequest) async throws -> Answer {
-            let answer = try await send(jar.attaching(to: hop))
-            jar.receive(answer.response, source: answer.provenance.source, answering: hop)
-            return answer
+        send: (TransportRequest) async throws -> TransportReply
+    ) async throws -> TransportReply {
+        func sendWithCookies(_ hop: TransportRequest) async throws -> TransportReply {
+            let reply = try await send(jar.attaching(to: hop))
+            jar.receive(reply.response, source: reply.source, answering: hop)
+            return reply
         }
-        let received = try await sendWithCookies(request)
-        guard RedirectRules.redirects(received.response.statusCode) else { return received }
-        return try await following(received, of: request, redirects: redirects, send: sendWithCookies)
+        let reply = try await sendWithCookies(request)
+        guard RedirectRules.redirects(reply.response.statusCode) else { return reply }
+        return try await following(reply, of: request, redirects: redirects, send: sendWithCookies)
     }
 
-    /// The redirect loop of ``following(_:redirects:send:)``, from the first 3xx `received` for `request`.
+    /// The redirect loop of ``following(_:redirects:send:)``, from the first 3xx `reply` for `request`.
     // Not inlined: its requests, hops and decisions would take room in every request's async frame, redirected or not.
     @inline(never) private static func following(
-        _ received: Answer, of request: TransportRequest, redirects: Redirects,
-        send: (TransportRequest) async throws -> Answer
-    ) async throws -> Answer {
-        var received = received
+        _ reply: TransportReply, of request: TransportRequest, redirects: Redirects,
+        send: (TransportRequest) async throws -> TransportReply
+    ) async throws -> TransportReply {
+        var reply = reply
         var current = request
         var visited = [RedirectRules.visitKey(request)]
         var hops: [Redirect] = []
         while true {
-            let response = received.response
+            let response = reply.response
             switch RedirectRules.next(
                 after: response, to: current, visited: visited, policy: redirects.policy,
                 redaction: redirects.redaction)
             {
             case .stop:
-                received.provenance.redirects = hops
-                return received
+                reply.redirects = hops
+                return reply
             case .follow(let next, let hop):
-                received.payload.discard()
+                reply.discard()
                 hops.append(hop)
                 visited.append(RedirectRules.visitKey(next))
                 current = next
-                received = try await send(current)
+                reply = try await send(current)
             case .refuse(let reason):
-                received.payload.discard()
+                reply.discard()
                 throw KonexError(
                     stage: .redirect, message: reason, method: current.method,
                     url: current.url, request: current, response: response)
@@ -106,17 +106,23 @@ enum Received {
     @inline(__always) static func receiveOnce(
         _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         observer: TransferObserver?, limit: Int?, tls: TLSSettings
-    ) async throws -> Answer {
+    ) async throws -> TransportReply {
         let context = context(for: target, report: report, observer: observer, limit: limit, tls: tls)
         let (response, body) = try await transport.send(request, context: context)
-        // The usual answer, a whole body for memory within the limit, returns here; the rest is taken in a frame of
-        // its own (its locals would otherwise take room in every request's frame).
-        if case .memory = target, let data = body.data, data.count <= limit ?? .max {
-            return Answer(response: response, payload: .data(data))
-        }
-        return Answer(
-            response: response,
-            payload: try await taken(body, of: response, for: request, as: target, report: report, limit: limit))
+        return try await taken(
+            TransportReply(response: response, body: body), for: request, as: target, report: report, limit: limit)
+    }
+
+    /// `reply` with its body taken the way `target` wants it (``takenOtherwise(_:for:as:report:limit:)``): the one
+    /// way from a transport's or an interceptor's reply to the one the rest of the pipeline reads.
+    // The usual reply, a whole body for memory within the limit, returns here as it came; the rest is taken in a frame
+    // of its own (its locals would otherwise take room in every request's frame).
+    @inline(__always) static func taken(
+        _ reply: TransportReply, for request: TransportRequest, as target: BodyTarget, report: ProgressReport?,
+        limit: Int?
+    ) async throws -> TransportReply {
+        if case .memory = target, let data = reply.body.data, data.count <= limit ?? .max { return reply }
+        return try await takenOtherwise(reply, for: request, as: target, report: report, limit: limit)
     }
 
     /// The transport's hint for `target`: a body read into memory is asked for whole, unless it is counted or
@@ -147,22 +153,29 @@ enum Received {
         return TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer, tls: tls)
     }
 
-    /// Takes `body` the way `target` wants it: the one place a body is read into memory (within `limit`, counting
+    /// Takes the reply's body the way `target` wants it: the one place a body is read into memory (within `limit`, counting
     /// progress), written to a file, or handed on as a stream with the start of an error body read for validators
     /// and error models. Whatever its form (whole, still arriving, in a file; from a transport, a cache or a canned
     /// reply), each target gets it the same way.
     /// - Throws: A ``KonexError`` naming `limit` for a body over it (the body is stopped); the body's own errors.
-    @inline(never) static func taken(
-        _ body: ResponseBody, of response: ResponseHead, for request: TransportRequest, as target: BodyTarget,
-        report: ProgressReport?, limit: Int?
-    ) async throws -> Answer.Payload {
+    @inline(never) private static func takenOtherwise(
+        _ reply: TransportReply, for request: TransportRequest, as target: BodyTarget, report: ProgressReport?,
+        limit: Int?
+    ) async throws -> TransportReply {
+        let (response, body) = (reply.response, reply.body)
+        func replying(_ body: ResponseBody, errorHead: Data = Data()) -> TransportReply {
+            var taken = reply
+            taken.body = body
+            taken.errorHead = errorHead
+            return taken
+        }
         switch target {
         case .memory, .webSocket:
             if let data = body.data {
                 if let limit, data.count > limit {
                     throw tooLarge(request, response, limit: limit, size: .whole(data.count))
                 }
-                return .data(data)
+                return replying(body)
             }
             if let limit, response.expectedContentLength > Int64(limit) {
                 body.cancel()
@@ -173,34 +186,36 @@ enum Received {
             report?.headArrived(response)
             let data = try await gather(body, of: response, to: request, limit: limit, report: report)
             report?.finished(Int64(data.count), of: response, counted: true)
-            return .data(data)
+            return replying(ResponseBody(data))
         case .file:
             switch body.storage {
             case .file(let file):
-                return .file(file, errorHead: errorHead(of: response, in: file))
+                return replying(body, errorHead: errorHead(of: response, in: file))
             case .whole(let data):
                 let file = BodyFile.temporary()
                 try BodyFile.createOwnerOnly(file, contents: data)
                 // The start of an error body is at hand: not read back from the file just written.
                 let head = (200..<300).contains(response.statusCode) ? Data() : data.prefix(BodyFile.errorBodyLimit)
-                return .file(file, errorHead: head)
+                return replying(.file(file), errorHead: head)
             case .stream:
                 report?.headArrived(response)
                 let file = try await written(body, of: response, report: report)
-                return .file(file, errorHead: errorHead(of: response, in: file))
+                return replying(.file(file), errorHead: errorHead(of: response, in: file))
+            case .webSocket:
+                return replying(body)
             }
         case .stream(let options):
             var stream = try body.stream
             // The body's timeouts run from the head, over the start of an error body too.
             stream.watch(idle: options.idleTimeout, total: options.totalTimeout, on: options.clock)
-            guard !(200..<300).contains(response.statusCode) else { return .stream(stream, errorHead: Data()) }
+            guard !(200..<300).contains(response.statusCode) else { return replying(ResponseBody(stream)) }
             let head = try await stream.take(upTo: BodyFile.errorBodyLimit)
             if let limit, head.count > limit {
                 // Nobody will read the rest of an error body already past the limit: the transfer stops now.
                 stream.cancel()
                 throw tooLarge(request, response, limit: limit, size: .stoppedAt(head.count))
             }
-            return .stream(stream, errorHead: head)
+            return replying(ResponseBody(stream), errorHead: head)
         }
     }
 

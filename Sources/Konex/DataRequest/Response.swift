@@ -73,11 +73,11 @@ public struct Response<Value> {
 extension Response: Sendable where Value: Sendable {}
 
 extension Response {
-    /// `value` with everything else about the exchange that produced it.
-    init(_ value: Value, of exchange: Exchange) {
+    /// `value` with everything else about the answer it was made from.
+    init(_ value: Value, of answer: TransportResponse) {
         self.init(
-            value: value, request: exchange.request, response: exchange.response, data: exchange.received,
-            timing: exchange.timing, source: exchange.source, redirects: exchange.redirects)
+            value: value, request: answer.request, response: answer.response, data: answer.data,
+            timing: answer.timing, source: answer.source, redirects: answer.redirects)
     }
 }
 

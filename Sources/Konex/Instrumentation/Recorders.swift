@@ -39,7 +39,7 @@ struct Recorders: Sendable {
             RetryEvent(
                 attempt: attempt,
                 error: KonexError(
-                    stage: .transport, message: reason, method: nil, url: received.answer.response.url),
+                    stage: .transport, message: reason, method: nil, url: received.response.url),
                 retrier: TransportResend(), delay: .zero))
     }
 
@@ -58,18 +58,16 @@ struct Recorders: Sendable {
 
 extension Recorders {
     /// The request got through: it ends now, when its streamed body ends, or (a WebSocket) when its connection
-    /// closes: the exchange carries the recorders to the ``WebSocket``, which ends them.
-    func ended(_ exchange: inout Exchange, attempts: Int) {
-        if exchange.answer.payload.webSocket != nil {
-            exchange.recorders = self
+    /// closes: the answer carries the recorders to the ``WebSocket``, which ends them.
+    func ended(_ answer: inout TransportResponse, to request: TransportRequest, attempts: Int) {
+        guard !list.isEmpty else { return }
+        if case .webSocket(let connection) = answer.reply.body.storage {
+            answer.reply.body = ResponseBody(storage: .webSocket(.init(connection.channel, recorders: self)))
             return
         }
-        guard !list.isEmpty else { return }
-        guard let stream = exchange.answer.payload.stream else {
-            return end(.success(exchange.response), attempts: attempts)
-        }
+        guard let stream = answer.reply.stream else { return end(.success(answer.response), attempts: attempts) }
         let buffer = stream.buffer
-        let (request, response) = (exchange.request, exchange.response)
+        let response = answer.response
         buffer.onEnd {
             guard let error = buffer.endError else { return end(.success(response), attempts: attempts) }
             end(

@@ -88,6 +88,12 @@ public struct TransportReply: Sendable {
     public var queueTime: Duration
     /// Whether one transport call answered this and other identical requests (``RequestCoalescer``).
     public var isShared: Bool
+    /// The redirects followed to reach ``response``, first to last (set by Konex once it has followed them).
+    var redirects: [Redirect] = []
+    /// The start of an error body (up to 64 KiB, for a status outside 200..<300) kept for validators and error models
+    /// once Konex has taken ``body`` into a file or as a stream (a stream gives it back to its reader first); empty
+    /// otherwise.
+    var errorHead = Data()
 
     /// Creates a reply.
     /// - Parameters:

@@ -63,50 +63,6 @@ extension KonexPlugin {
     }
 }
 
-/// What one attempt got back from the transport, with Konex's own timing.
-public struct TransportResponse: Sendable {
-    /// The attempt's answer: head, body and where it came from.
-    var answer: Answer
-    /// When the attempt started and how long it took.
-    public let timing: RequestTiming
-
-    /// The HTTP response head.
-    public var response: ResponseHead { answer.response }
-    /// Why the transport sent this attempt twice on its own (``ResponseHead/transportResend``); `nil` when once.
-    public var transportResend: String? { answer.response.transportResend }
-    /// The body as received (before processors). For `download(to:)` and `stream()` only the start of an error body
-    /// (up to 64 KB, when the status is outside 200..<300), and empty otherwise.
-    public var data: Data { answer.payload.inMemory }
-    /// Where the body was written, for `download(to:)`.
-    public var file: URL? { answer.payload.file }
-    /// Where the response came from: the network, or an ``HTTPCache`` (fresh, or revalidated with a 304).
-    public var source: ResponseSource {
-        get { answer.provenance.source }
-        set { answer.provenance.source = newValue }
-    }
-    /// Whether one transport call answered this and other identical requests (``RequestCoalescer``).
-    public var isShared: Bool {
-        get { answer.provenance.isShared }
-        set { answer.provenance.isShared = newValue }
-    }
-    /// The redirects followed to reach `response`, first to last; empty when the first answer was the last.
-    public var redirects: [Redirect] {
-        get { answer.provenance.redirects }
-        set { answer.provenance.redirects = newValue }
-    }
-
-    /// Creates a transport response.
-    public init(response: ResponseHead, data: Data, timing: RequestTiming, file: URL? = nil) {
-        let payload: Answer.Payload = file.map { .file($0, errorHead: data) } ?? .data(data)
-        self.init(Answer(response: response, payload: payload), timing: timing)
-    }
-
-    init(_ answer: Answer, timing: RequestTiming) {
-        self.answer = answer
-        self.timing = timing
-    }
-}
-
 /// Timing measured by Konex itself, plus the system's phase timings where the platform reports them.
 public struct RequestTiming: Sendable, Hashable {
     /// Wall-clock time when the first attempt started.

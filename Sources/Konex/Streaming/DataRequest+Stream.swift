@@ -25,9 +25,9 @@ extension DataRequest {
         try refuseProcessors(for: "stream()", because: "the whole body")
         let options = StreamOptions(
             bufferLimit: bufferLimit, idleTimeout: idleTimeout, totalTimeout: totalTimeout, clock: client.activeClock)
-        let exchange = try await execute(body: .stream(options))
+        let answer = try await execute(body: .stream(options))
         return DataStream(
-            source: self, exchange: exchange, body: try exchange.bodyStream(), idleTimeout: idleTimeout,
+            source: self, answer: answer, body: try answer.bodyStream(), idleTimeout: idleTimeout,
             totalTimeout: totalTimeout)
     }
 

@@ -25,13 +25,16 @@ public final class DataStream: Sendable {
     let idleTimeout: Duration?
     let totalTimeout: Duration?
 
-    init(source: DataRequest, exchange: Exchange, body: ByteStream, idleTimeout: Duration?, totalTimeout: Duration?) {
+    init(
+        source: DataRequest, answer: TransportResponse, body: ByteStream, idleTimeout: Duration?,
+        totalTimeout: Duration?
+    ) {
         self.source = source
         self.idleTimeout = idleTimeout
         self.totalTimeout = totalTimeout
-        request = exchange.request
-        response = exchange.response
-        timing = exchange.timing
+        request = answer.request
+        response = answer.response
+        timing = answer.timing
         self.body = body
     }
 

@@ -19,6 +19,19 @@ public struct ResponseBody: AsyncSequence, Sendable {
         case whole(Data)
         case stream(ByteStream)
         case file(URL)
+        /// The connection a WebSocket handshake opened; its 101 has no body. Konex's own, never a transport's.
+        case webSocket(OpenConnection)
+    }
+
+    /// A WebSocket's connection held by reference (an existential in the enum would widen every body by 24 bytes),
+    /// with the instruments' recorders its ``WebSocket`` ends when it closes.
+    final class OpenConnection: Sendable {
+        let channel: any WebSocketChannel
+        let recorders: Recorders?
+        init(_ channel: any WebSocketChannel, recorders: Recorders? = nil) {
+            self.channel = channel
+            self.recorders = recorders
+        }
     }
 
     let storage: Storage
@@ -40,11 +53,22 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// No body.
     public static var empty: ResponseBody { ResponseBody(Data()) }
 
-    private init(storage: Storage) { self.storage = storage }
+    init(storage: Storage) { self.storage = storage }
+
+    /// The handshake's answer: the connection it opened, and no bytes.
+    static func webSocket(_ channel: any WebSocketChannel) -> ResponseBody {
+        ResponseBody(storage: .webSocket(OpenConnection(channel)))
+    }
 
     /// The whole body when it is already in memory; `nil` for a body still arriving or in a file.
     public var data: Data? {
         if case .whole(let data) = storage { return data }
+        return nil
+    }
+
+    /// The temporary file holding the body, for a body in one.
+    var file: URL? {
+        if case .file(let file) = storage { return file }
         return nil
     }
 
@@ -58,6 +82,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
         case .whole(let data):
             guard data.count <= limit else { throw TooLong(limit: limit) }
             return data
+        case .webSocket:
+            return Data()
         case .file(let file):
             defer { BodyFile.remove(file) }
             guard BodyFile.size(of: file) <= Int64(limit) else { throw TooLong(limit: limit) }
@@ -75,12 +101,14 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
     }
 
-    /// Stops a body still arriving (or removes its file): for a reader that will not read it.
+    /// Stops a body still arriving (or removes its file, or closes a WebSocket's connection): for a reader that will
+    /// not read it.
     public func cancel() {
         switch storage {
         case .whole: break
         case .stream(let stream): stream.cancel()
         case .file(let file): BodyFile.remove(file)
+        case .webSocket(let connection): connection.channel.abort()
         }
     }
 
@@ -106,6 +134,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
         get throws {
             switch storage {
             case .whole(let data): return ByteStream(data)
+            case .webSocket: return ByteStream(Data())
             case .stream(let stream): return stream
             case .file(let file):
                 defer { BodyFile.remove(file) }
@@ -117,6 +146,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         switch storage {
         case .whole(let data): Iterator(source: .stream(ByteStream(data).makeAsyncIterator()))
+        case .webSocket: Iterator(source: .done)
         case .stream(let stream): Iterator(source: .stream(stream.makeAsyncIterator()))
         case .file(let file): Iterator(source: .file(file, opened: nil))
         }

@@ -24,10 +24,10 @@ extension DataRequest {
         pongTimeout: Duration = .seconds(10)
     ) async throws -> WebSocket {
         try refuseProcessors(for: "webSocket()", because: "a body")
-        let exchange = try await execute(body: .webSocket(options))
-        let channel = try exchange.connection()
+        let answer = try await execute(body: .webSocket(options))
+        let channel = try answer.connection()
         return WebSocket(
-            source: self, exchange: exchange, channel: channel, pingInterval: pingInterval, pongTimeout: pongTimeout,
+            source: self, answer: answer, channel: channel, pingInterval: pingInterval, pongTimeout: pongTimeout,
             options: options)
     }
 }

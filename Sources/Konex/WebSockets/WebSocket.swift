@@ -36,7 +36,7 @@ public final class WebSocket: Sendable {
     }
 
     init(
-        source: DataRequest, exchange: Exchange, channel: any WebSocketChannel, pingInterval: Duration?,
+        source: DataRequest, answer: TransportResponse, channel: any WebSocketChannel, pingInterval: Duration?,
         pongTimeout: Duration, options: WebSocketOptions
     ) {
         self.source = source
@@ -45,8 +45,8 @@ public final class WebSocket: Sendable {
         self.pongTimeout = pongTimeout
         state = Lock(
             State(
-                channel: channel, request: exchange.request, response: exchange.response,
-                recorders: exchange.recorders, attempts: exchange.timing.attempt))
+                channel: channel, request: answer.request, response: answer.response,
+                recorders: answer.reply.recorders, attempts: answer.timing.attempt))
         startPinging()
     }
 
@@ -221,20 +221,20 @@ public final class WebSocket: Sendable {
             // `close()` during the wait ends the socket: no new connection undoes it.
             if state.value.closing { return false }
             do {
-                let exchange = try await source.execute(body: .webSocket(options))
-                let channel = try exchange.connection()
+                let answer = try await source.execute(body: .webSocket(options))
+                let channel = try answer.connection()
                 let installed = state.withLock { state in
                     guard !state.closing else { return false }
                     state.channel = channel
-                    state.request = exchange.request
-                    state.response = exchange.response
-                    state.recorders = exchange.recorders
+                    state.request = answer.request
+                    state.response = answer.response
+                    state.recorders = answer.reply.recorders
                     state.failure = nil
                     state.connections += 1
                     return true
                 }
                 guard installed else {
-                    exchange.recorders?.end(.success(exchange.response), attempts: 1)
+                    answer.reply.recorders?.end(.success(answer.response), attempts: 1)
                     channel.abort()
                     return false
                 }
