@@ -94,9 +94,8 @@ extension DataRequest {
             while true {
                 // 2. adapt
                 var request: TransportRequest
-                if let first = built {
+                if let first = built.take() {
                     request = first
-                    built = nil
                 } else {
                     request = try makeRequest(compressing: compressedBody == nil)
                     if let compressedBody { Self.send(compressedBody, in: &request) }

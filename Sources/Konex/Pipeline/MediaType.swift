@@ -56,17 +56,18 @@ enum MediaType {
     static func matches(_ header: String, anyOf patterns: [String]) -> Bool {
         var header = header
         return header.withUTF8 { headerBytes in
-            guard let given = parts(headerBytes) else { return false }
             for var pattern in patterns {
                 let accepted = pattern.withUTF8 { patternBytes in
                     guard let wanted = parts(patternBytes) else { return false }
-                    // The usual answer is the pattern itself, maybe with parameters: one comparison of bytes.
+                    // The usual answer is the pattern itself, maybe with parameters: one comparison of bytes, and the
+                    // header is not parsed (it is the valid pattern up to its parameters).
                     if headerBytes.count >= patternBytes.count,
                         headerBytes.count == patternBytes.count || headerBytes[patternBytes.count] == UInt8(ascii: ";"),
                         memcmp(headerBytes.baseAddress!, patternBytes.baseAddress!, patternBytes.count) == 0
                     {
                         return true
                     }
+                    guard let given = parts(headerBytes) else { return false }
                     return (isWildcard(wanted.type) || equalIgnoringCaseAndSpaces(given.type, wanted.type))
                         && (isWildcard(wanted.subtype) || equalIgnoringCaseAndSpaces(given.subtype, wanted.subtype))
                 }
