@@ -106,7 +106,7 @@ extension DataRequest {
                 recorders.attemptWillSend(&request, attempt: attempt)
 
                 // 3. plugins see the request
-                if !plugins.isEmpty { await Self.tell(plugins, sent: request) }
+                if Self.anyListens(plugins, .pluginDidSend) { await Self.tell(plugins, sent: request) }
 
                 // 4. transport
                 let outcome = await send(
@@ -114,7 +114,9 @@ extension DataRequest {
                 recorders.attemptDidEnd(outcome, attempt: attempt)
 
                 // 5. plugins see the response
-                if !plugins.isEmpty { await Self.tell(plugins, received: outcome, for: request) }
+                if Self.anyListens(plugins, .pluginDidReceive) {
+                    await Self.tell(plugins, received: outcome, for: request)
+                }
 
                 // 6. validate
                 let failure: KonexError

@@ -70,6 +70,14 @@ extension DataRequest {
         }
     }
 
+    /// Whether any of `plugins` may do something when told of `requirement`: a plugin that implements neither signature
+    /// is not called, and when none would be, steps 3 and 5 are not entered (an async call and its frame apiece).
+    static func anyListens(_ plugins: Layers<any KonexPlugin>, _ requirement: EarlierSignatures.Requirement) -> Bool {
+        if plugins.isEmpty { return false }
+        for plugin in plugins where !isIdle(plugin, requirement) { return true }
+        return false
+    }
+
     /// Whether `plugin`'s type is known to leave `requirement` to its defaults in both signatures.
     // Generic, so the type is the one the existential holds (the `Self` its default implementations record): asking
     // `type(of:)` of the existential looked up its dynamic type, 185 instructions a call, twice a request.
