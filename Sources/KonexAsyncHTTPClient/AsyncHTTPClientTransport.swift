@@ -123,7 +123,8 @@
                 context.observesProgress ? { @Sendable in context.reportUpload($0) } : nil
             let (head, body, url, limits, resend) = try await self.head(
                 for: request, tls: context.tls, uploadProgress: upload)
-            var response = Self.head(status: head.status, headers: head.headers, url: url)
+            var announced: Int64?
+            var response = Self.head(status: head.status, headers: head.headers, url: url, contentLength: &announced)
             if let resend { response.transportResend = resend }
             guard context.delivery == .whole, limits.deadline == nil, limits.idle == nil else {
                 // Limits to watch, or a body the reader pulls: in a frame of their own, so the usual answer's frame
@@ -134,7 +135,9 @@
             }
             do {
                 // No limit of its own to watch: read in this task, with no watchdog, record or closure.
-                return (response, ResponseBody(try await Self.collect(body, announced: head.headers)))
+                return (
+                    response, ResponseBody(try await Self.collect(body, announced: announced, headers: head.headers))
+                )
             } catch {
                 throw Self.transportError(error, url: url)
             }
@@ -148,7 +151,10 @@
             guard context.delivery != .whole else {
                 do {
                     let data = try await withBodyLimits(limits) { activity in
-                        try await Self.collect(body, announced: headers) { activity.arrived() }
+                        try await Self.collect(
+                            body, announced: response.expectedContentLength >= 0 ? response.expectedContentLength : nil,
+                            headers: headers
+                        ) { activity.arrived() }
                     }
                     return (response, ResponseBody(data))
                 } catch {
@@ -186,9 +192,10 @@
         /// A whole body read into one `Data`, sized by `Content-Length` when the server gave one; `arrived` is told
         /// of each chunk (the body-limit watchdog's clock).
         private static func collect(
-            _ body: HTTPClientResponse.Body, announced headers: NIOHTTP1.HTTPHeaders, arrived: () -> Void = {}
+            _ body: HTTPClientResponse.Body, announced: Int64?, headers: NIOHTTP1.HTTPHeaders,
+            arrived: () -> Void = {}
         ) async throws -> Data {
-            var collected = Data(reservingFor: headers.first(name: "content-length").flatMap(Int64.init))
+            var collected = Data(reservingFor: announced)
             do {
                 for try await buffer in body {
                     arrived()
@@ -265,7 +272,8 @@
         ) {
             let url = request.url
             let requestTimeout = request.head.timeout.map { Swift.min($0, .seconds(86_400)) }
-            let headLimit = [headTimeout, requestTimeout].compactMap { $0 }.min()
+            // The shorter of the two, without an array a request.
+            let headLimit = requestTimeout.map { limit in headTimeout.map { Swift.min($0, limit) } ?? limit } ?? headTimeout
             let response: HTTPClientResponse
             var resend: String?
             do {
