@@ -273,7 +273,8 @@
             let url = request.url
             let requestTimeout = request.head.timeout.map { Swift.min($0, .seconds(86_400)) }
             // The shorter of the two, without an array a request.
-            let headLimit = requestTimeout.map { limit in headTimeout.map { Swift.min($0, limit) } ?? limit } ?? headTimeout
+            let headLimit =
+                requestTimeout.map { limit in headTimeout.map { Swift.min($0, limit) } ?? limit } ?? headTimeout
             let response: HTTPClientResponse
             var resend: String?
             do {
