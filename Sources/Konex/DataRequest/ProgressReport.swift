@@ -59,7 +59,7 @@ struct ProgressReport: Sendable {
         if let stream = reply.stream {
             counts(stream, of: reply.response)
         } else {
-            let size = reply.body.file.map(BodyFile.size(of:)) ?? Int64((reply.body.data ?? reply.errorHead).count)
+            let size = reply.body.file.map(BodyFile.size(of:)) ?? Int64(reply.dataInMemory.count)
             finished(size, of: reply.response, counted: false)
         }
     }

@@ -45,10 +45,7 @@ public struct TransportResponse: Sendable {
     public var transportResend: String? { storage.reply.response.transportResend }
     /// The body as received (before processors). For `download(to:)` and `stream()` only the start of an error body
     /// (up to 64 KB, when the status is outside 200..<300), and empty otherwise.
-    public var data: Data {
-        if case .whole(let data) = storage.reply.body.storage { return data }
-        return storage.reply.errorHead
-    }
+    public var data: Data { storage.reply.dataInMemory }
     /// Where the body was written, for `download(to:)`.
     public var file: URL? { storage.reply.body.file }
     /// Where the response came from: the network, or an ``HTTPCache`` (fresh, or revalidated with a 304).
@@ -133,6 +130,14 @@ extension TransportResponse {
 }
 
 extension TransportReply {
+    /// The bytes in memory: the whole body, or the start of an error body kept beside a file or a stream.
+    // Matched in place: `body.data ?? errorHead` copied the body out of the reply first, eight times a request in
+    // the validators' loop before it read the body once.
+    var dataInMemory: Data {
+        if case .whole(let data) = body.storage { return data }
+        return errorHead
+    }
+
     /// Whether ``errorHead`` is only the start of a longer error body (one of a stream or a download, past the 64 KiB
     /// kept for validators and error models).
     var errorHeadIsPartial: Bool {

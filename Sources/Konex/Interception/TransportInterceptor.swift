@@ -106,14 +106,19 @@ public struct TransportReply: Sendable {
     /// The redirects followed to reach ``response``, first to last (set by Konex once it has followed them).
     var redirects: [Redirect] {
         get { taken?.redirects ?? [] }
-        set { taken = Taken(redirects: newValue, errorHead: errorHead) }
+        set { setTaken(redirects: newValue, errorHead: errorHead) }
     }
     /// The start of an error body (up to 64 KiB, for a status outside 200..<300) kept for validators and error models
     /// once Konex has taken ``body`` into a file or as a stream (a stream gives it back to its reader first); empty
     /// otherwise.
     var errorHead: Data {
         get { taken?.errorHead ?? Data() }
-        set { taken = newValue.isEmpty && redirects.isEmpty ? nil : Taken(redirects: redirects, errorHead: newValue) }
+        set { setTaken(redirects: redirects, errorHead: newValue) }
+    }
+
+    /// Boxes what Konex added, or nothing when both are empty (the usual reply allocates nothing).
+    private mutating func setTaken(redirects: [Redirect], errorHead: Data) {
+        taken = redirects.isEmpty && errorHead.isEmpty ? nil : Taken(redirects: redirects, errorHead: errorHead)
     }
 
     /// Creates a reply.
