@@ -130,7 +130,7 @@
                 // Limits to watch, or a body the reader pulls: in a frame of their own, so the usual answer's frame
                 // (held while the server thinks) has no room for their records, closures and tasks.
                 return try await delivered(
-                    body, response: response, headers: head.headers, url: url, limits: limits,
+                    body, response: response, announced: announced, headers: head.headers, url: url, limits: limits,
                     context: context)
             }
             do {
@@ -145,16 +145,13 @@
 
         /// The rest of ``send(_:context:)``: a whole body read under the body limits, or a body the reader pulls.
         @inline(never) private func delivered(
-            _ body: HTTPClientResponse.Body, response: ResponseHead, headers: NIOHTTP1.HTTPHeaders, url: URL,
-            limits: BodyLimits, context: TransportContext
+            _ body: HTTPClientResponse.Body, response: ResponseHead, announced: Int64?, headers: NIOHTTP1.HTTPHeaders,
+            url: URL, limits: BodyLimits, context: TransportContext
         ) async throws -> (ResponseHead, ResponseBody) {
             guard context.delivery != .whole else {
                 do {
                     let data = try await withBodyLimits(limits) { activity in
-                        try await Self.collect(
-                            body, announced: response.expectedContentLength >= 0 ? response.expectedContentLength : nil,
-                            headers: headers
-                        ) { activity.arrived() }
+                        try await Self.collect(body, announced: announced, headers: headers) { activity.arrived() }
                     }
                     return (response, ResponseBody(data))
                 } catch {

@@ -56,6 +56,8 @@ enum MediaType {
     static func matches(_ header: String, anyOf patterns: [String]) -> Bool {
         var header = header
         return header.withUTF8 { headerBytes in
+            // Parsed at most once, and only when no pattern matches byte for byte.
+            var parsedHeader: Parts??
             for var pattern in patterns {
                 let accepted = pattern.withUTF8 { patternBytes in
                     guard let wanted = parts(patternBytes) else { return false }
@@ -67,7 +69,8 @@ enum MediaType {
                     {
                         return true
                     }
-                    guard let given = parts(headerBytes) else { return false }
+                    if parsedHeader == nil { parsedHeader = parts(headerBytes) }
+                    guard let given = parsedHeader! else { return false }
                     return (isWildcard(wanted.type) || equalIgnoringCaseAndSpaces(given.type, wanted.type))
                         && (isWildcard(wanted.subtype) || equalIgnoringCaseAndSpaces(given.subtype, wanted.subtype))
                 }
