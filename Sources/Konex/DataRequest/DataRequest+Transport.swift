@@ -157,7 +157,7 @@ enum BodyTarget: Sendable {
 }
 
 /// How `stream()` takes its body: the buffer between the network and the reader, and the timeouts that end the body,
-/// watched from the head on `clock` (``Received/taken(_:of:for:as:report:limit:)`` starts the watch).
+/// watched from the head on `clock` (``Received/taken(_:for:as:report:limit:)`` starts the watch).
 // A class: the target is handed down every frame of the request, and a reference keeps it one word.
 final class StreamOptions: Sendable {
     let bufferLimit: Int
