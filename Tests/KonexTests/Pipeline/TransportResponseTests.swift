@@ -36,20 +36,12 @@ import Testing
     }
 
     @Test func pluginsSeeTheBodyAsReceivedAndTheTerminalTheProcessedOne() async throws {
-        let seen = Lock<[Data]>([])
-        struct Recorder: KonexPlugin {
-            let seen: Lock<[Data]>
-            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest)
-                async
-            {
-                if case .success(let answer) = result { seen.withLock { $0.append(answer.data) } }
-            }
-        }
+        let watch = AnswerWatch { $0.data }
         let (client, _) = makeClient { $0.stub(.get("/v1/posts"), .string(#"{"data":[1,2]}"#)) }
-        let response = try await client.request("/posts").withPlugin(Recorder(seen: seen))
+        let response = try await client.request("/posts").withPlugin(watch)
             .process { data, _ in Data(data.dropFirst(8).dropLast()) }
             .response()
-        #expect(seen.value == [Data(#"{"data":[1,2]}"#.utf8)])
+        #expect(watch.seen == [Data(#"{"data":[1,2]}"#.utf8)])
         #expect(response.value == Data("[1,2]".utf8))
         #expect(response.data == Data(#"{"data":[1,2]}"#.utf8))
         #expect(response.request.url.path == "/v1/posts")

@@ -69,24 +69,14 @@ import Testing
 
     @Test func eachCallerGetsItsOwnDecodeAndSeesTheCallWasShared() async throws {
         mock.stub(.get("/v1/feed"), .json([Post(id: 1, title: "one")]).delayed(by: .seconds(1)))
-        let shared = Lock<[Bool]>([])
-        struct Watch: KonexPlugin {
-            let shared: Lock<[Bool]>
-            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest)
-                async
-            {
-                if case .success(let received) = result { shared.withLock { $0.append(received.isShared) } }
-            }
-        }
-        let asPosts = Task {
-            try await client.request("feed").withPlugin(Watch(shared: shared)).responseArray(of: Post.self)
-        }
-        let asText = Task { try await client.request("feed").withPlugin(Watch(shared: shared)).responseString() }
+        let shared = AnswerWatch { $0.isShared }
+        let asPosts = Task { try await client.request("feed").withPlugin(shared).responseArray(of: Post.self) }
+        let asText = Task { try await client.request("feed").withPlugin(shared).responseString() }
         try await waitForWaiters(2)
         clock.advance(by: .seconds(1))
         #expect(try await asPosts.value == [Post(id: 1, title: "one")])
         #expect(try await asText.value.contains("\"title\""))
-        #expect(shared.value == [true, true])
+        #expect(shared.seen == [true, true])
     }
 
     @Test func oneCancelledCallerLeavesAtOnceAndTheOthersGetTheirValue() async throws {

@@ -50,6 +50,19 @@ struct Tracer: KonexPlugin, KonexResponseValidator, KonexResponseProcessor, Requ
     }
 }
 
+/// A plugin that keeps what `read` takes from each answer that came back (copies share what they saw).
+struct AnswerWatch<Value: Sendable>: KonexPlugin {
+    private let values = Lock<[Value]>([])
+    let read: @Sendable (TransportResponse) -> Value
+
+    /// What was read, in the order the answers came.
+    var seen: [Value] { values.value }
+
+    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
+        if case .success(let answer) = result { values.withLock { $0.append(read(answer)) } }
+    }
+}
+
 struct TracedRequest: KonexRequest {
     let trace: Trace
     let path = "/posts/1"
