@@ -1,5 +1,6 @@
 import Foundation
 import KonexTesting
+import TestSupport
 import Testing
 
 @testable import Konex
@@ -45,5 +46,35 @@ import Testing
         #expect(response.value == Data("[1,2]".utf8))
         #expect(response.data == Data(#"{"data":[1,2]}"#.utf8))
         #expect(response.request.url.path == "/v1/posts")
+    }
+}
+
+/// A reply an interceptor makes itself never met the transport's side of step 4: the limit is applied where the
+/// reply is taken for the caller, the same as for a transport's.
+@Suite struct InterceptorReplyLimitTests {
+    struct Canned: TransportInterceptor {
+        let size: Int
+        func intercept(_ request: TransportRequest, next: TransportNext) async throws -> TransportReply {
+            TransportReply(
+                data: Data(count: size), response: ResponseHead(statusCode: 200, url: request.url), source: .cache)
+        }
+    }
+
+    @Test func aCannedWholeBodyOverTheLimitIsRefusedNamingIt() async throws {
+        let client = KonexClient(
+            baseURL: api, transport: MockTransport(clock: ImmediateClock()), maximumResponseSize: 1_024,
+            interceptors: [Canned(size: 2_048)])
+        let error = try await requireThrows(KonexError.self) { try await client.request("/big").responseData() }
+        #expect(error.message == "the response body of 2048 bytes exceeds maximumResponseSize (1024 bytes)")
+        #expect(error.url?.path == "/v1/big")
+    }
+
+    @Test func aCannedWholeBodyAtTheLimitPassesAsItCame() async throws {
+        let client = KonexClient(
+            baseURL: api, transport: MockTransport(clock: ImmediateClock()), maximumResponseSize: 1_024,
+            interceptors: [Canned(size: 1_024)])
+        let response = try await client.request("/big").response()
+        #expect(response.value.count == 1_024)
+        #expect(response.source == .cache)
     }
 }
