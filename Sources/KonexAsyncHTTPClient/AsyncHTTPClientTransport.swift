@@ -113,30 +113,64 @@
             return client
         }
 
-        /// Sends `request` once (a redirect is the answer) and returns at the head: the body collected when the
-        /// caller takes it whole, else pulled by the reader (a slow reader slows the socket; a download is written
-        /// by Konex as it arrives).
+        /// Sends `request` once (a redirect is the answer: Konex follows it above the transport) and returns at the
+        /// head: the body collected when the caller takes it whole, else pulled by the reader (a slow reader slows the
+        /// socket; a download is written by Konex as it arrives).
+        // One async frame from here to AsyncHTTPClient: each frame between them cost a task allocation, its entry and
+        // its resumption, and a copy of what it returned (about 300 instructions a request).
         public func send(_ request: TransportRequest, context: TransportContext) async throws -> (
             ResponseHead, ResponseBody
         ) {
-            let upload: (@Sendable (TransferProgress) -> Void)? =
-                context.observesProgress ? { @Sendable in context.reportUpload($0) } : nil
-            let (head, body, url, limits, resend) = try await self.head(
-                for: request, tls: context.tls, uploadProgress: upload)
+            let url = request.url
+            let requestTimeout = request.head.timeout.map { Swift.min($0, .seconds(86_400)) }
+            // The shorter of the two, without an array a request.
+            let headLimit =
+                requestTimeout.map { limit in headTimeout.map { Swift.min($0, limit) } ?? limit } ?? headTimeout
+            let answer: HTTPClientResponse
+            var resend: String?
+            do {
+                let deadline: NIODeadline = headLimit.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
+                let upload: (@Sendable (TransferProgress) -> Void)? =
+                    context.observesProgress ? { @Sendable in context.reportUpload($0) } : nil
+                var converted = try Self.request(request, uploadProgress: upload)
+                if !context.tls.isDefault { converted.tlsConfiguration = try tlsConfiguration(for: context.tls) }
+                do {
+                    answer = try await execute(converted, deadline: deadline)
+                } catch
+                    where Self.isStaleConnection(error) && request.method.isIdempotent && !Task.isCancelled
+                    && request.body?.canBeSentAgain != false
+                {
+                    // The pool handed out a kept-alive connection the server had just closed (its keep-alive timer
+                    // and this request crossed): no byte of an answer came, so an idempotent request goes again,
+                    // once, on a new connection, as libcurl and browsers do, when its body can be sent again (a body
+                    // of chunks may be half gone).
+                    resend = "sent again on a new connection: the kept-alive one failed before an answer (\(error))"
+                    answer = try await execute(converted, deadline: deadline)
+                }
+            } catch {
+                throw Self.transportError(error, url: url)
+            }
+            // The client's read timeout already bounds silence; a watchdog (a task and a timer per request) is only
+            // worth it for a shorter limit.
+            let idle = requestTimeout.flatMap { limit in clientReadTimeout.map { limit < $0 } ?? true ? limit : nil }
             var announced: Int64?
-            var response = Self.head(status: head.status, headers: head.headers, url: url, contentLength: &announced)
+            var response = Self.head(
+                status: answer.status, headers: answer.headers, url: url, contentLength: &announced)
             if let resend { response.transportResend = resend }
-            guard context.delivery == .whole, limits.deadline == nil, limits.idle == nil else {
+            guard context.delivery == .whole, bodyTimeout == nil, idle == nil else {
                 // Limits to watch, or a body the reader pulls: in a frame of their own, so the usual answer's frame
-                // (held while the server thinks) has no room for their records, closures and tasks.
+                // (held while the server thinks) has no room for their records, closures and tasks. (Nor for a
+                // `ContinuousClock.Instant`: its size is known only at run time, so each one in an async frame is a
+                // task allocation of its own.)
                 return try await delivered(
-                    body, response: response, announced: announced, headers: head.headers, url: url, limits: limits,
-                    context: context)
+                    answer.body, response: response, announced: announced, headers: answer.headers, url: url,
+                    idle: idle, context: context)
             }
             do {
                 // No limit of its own to watch: read in this task, with no watchdog, record or closure.
                 return (
-                    response, ResponseBody(try await Self.collect(body, announced: announced, headers: head.headers))
+                    response,
+                    ResponseBody(try await Self.collect(answer.body, announced: announced, headers: answer.headers))
                 )
             } catch {
                 throw Self.transportError(error, url: url)
@@ -146,8 +180,10 @@
         /// The rest of ``send(_:context:)``: a whole body read under the body limits, or a body the reader pulls.
         @inline(never) private func delivered(
             _ body: HTTPClientResponse.Body, response: ResponseHead, announced: Int64?, headers: NIOHTTP1.HTTPHeaders,
-            url: URL, limits: BodyLimits, context: TransportContext
+            url: URL, idle: Duration?, context: TransportContext
         ) async throws -> (ResponseHead, ResponseBody) {
+            // The body's deadline starts now, with the head.
+            let limits = BodyLimits(deadline: bodyTimeout.map { ContinuousClock.now + $0 }, idle: idle)
             guard context.delivery != .whole else {
                 do {
                     let data = try await withBodyLimits(limits) { activity in
@@ -216,7 +252,9 @@
         /// When the client traces too and Konex's `TracingInstrument` already wrote a `traceparent`, the context moves
         /// from the headers into the task: AsyncHTTPClient's span becomes a child of Konex's, and AsyncHTTPClient
         /// writes the one `traceparent` (it adds its own, so leaving Konex's would send two).
-        private func execute(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+        @inline(__always) private func execute(_ request: HTTPClientRequest, deadline: NIODeadline) async throws
+            -> HTTPClientResponse
+        {
             guard let tracer = clientTracer, request.headers.contains(name: "traceparent") else {
                 return try await client.execute(request, deadline: deadline)
             }
@@ -258,47 +296,6 @@
             // parser failed, so the request goes again on another.
             if error is HTTPParserError { return true }
             return false
-        }
-
-        /// Sends `request` once (a redirect is the answer: Konex follows it above the transport) and returns the head
-        /// and its body.
-        private func head(
-            for request: TransportRequest, tls: TLSSettings, uploadProgress: (@Sendable (TransferProgress) -> Void)?
-        ) async throws -> (
-            HTTPClientResponse, HTTPClientResponse.Body, URL, BodyLimits, resend: String?
-        ) {
-            let url = request.url
-            let requestTimeout = request.head.timeout.map { Swift.min($0, .seconds(86_400)) }
-            // The shorter of the two, without an array a request.
-            let headLimit =
-                requestTimeout.map { limit in headTimeout.map { Swift.min($0, limit) } ?? limit } ?? headTimeout
-            let response: HTTPClientResponse
-            var resend: String?
-            do {
-                let deadline: NIODeadline = headLimit.map { .now() + .nanoseconds($0.nanoseconds) } ?? .distantFuture
-                var converted = try Self.request(request, uploadProgress: uploadProgress)
-                if !tls.isDefault { converted.tlsConfiguration = try tlsConfiguration(for: tls) }
-                do {
-                    response = try await execute(converted, deadline: deadline)
-                } catch
-                    where Self.isStaleConnection(error) && request.method.isIdempotent && !Task.isCancelled
-                    && request.body?.canBeSentAgain != false
-                {
-                    // The pool handed out a kept-alive connection the server had just closed (its keep-alive timer
-                    // and this request crossed): no byte of an answer came, so an idempotent request goes again,
-                    // once, on a new connection, as libcurl and browsers do, when its body can be sent again (a body
-                    // of chunks may be half gone).
-                    resend = "sent again on a new connection: the kept-alive one failed before an answer (\(error))"
-                    response = try await execute(converted, deadline: deadline)
-                }
-            } catch {
-                throw Self.transportError(error, url: url)
-            }
-            // The body's deadline starts now. The client's read timeout already bounds silence; a watchdog (a task
-            // and a timer per request) is only worth it for a shorter limit.
-            let idle = requestTimeout.flatMap { limit in clientReadTimeout.map { limit < $0 } ?? true ? limit : nil }
-            let limits = BodyLimits(deadline: bodyTimeout.map { ContinuousClock.now + $0 }, idle: idle)
-            return (response, response.body, url, limits, resend)
         }
     }
 #endif

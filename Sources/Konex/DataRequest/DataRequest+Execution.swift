@@ -68,7 +68,7 @@ extension DataRequest {
         let client = self.client
         let shared = client.componentSnapshot
         let startDate = Date()
-        let started = ContinuousClock.now
+        let started = Moment.now
 
         // 1. build (again for a retry: handing adapters the only reference lets them change it without a copy)
         let (first, recorders) = try begin(target, instruments: shared.instruments, started: started)

@@ -7,7 +7,7 @@ extension DataRequest {
     // async function's would take room in the request's async frame for as long as it runs.
 
     /// Step 1: the request and the instruments' recorders; a request that cannot be built is recorded as failed.
-    func begin(_ target: BodyTarget, instruments: [any RequestInstrument], started: ContinuousClock.Instant)
+    func begin(_ target: BodyTarget, instruments: [any RequestInstrument], started: Moment)
         throws(KonexError) -> (TransportRequest, Recorders)
     {
         do {

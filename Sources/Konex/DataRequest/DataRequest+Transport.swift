@@ -3,12 +3,12 @@ import Foundation
 extension DataRequest {
     /// Step 4: the transport call, timed, with cancellation and the size limit applied.
     // Inlined into `run` (one module, compiled whole): one async frame fewer on every request.
-    @inline(__always) func send(
+    @_transparent func send(
         _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?, attempt: Int,
         startDate: Date,
-        started: ContinuousClock.Instant
+        started: Moment
     ) async -> Result<TransportResponse, KonexError> {
-        let sendStarted = ContinuousClock.now
+        let sendStarted = Moment.now
         let report = progress.map { ProgressReport($0, request: request) }
         report?.started()
         // Phase timings come from the system's task metrics, which only Apple platforms deliver: elsewhere the
@@ -34,7 +34,7 @@ extension DataRequest {
                 reply = try await self.reply(
                     to: request, into: target, through: chain, report: report, observer: observer)
             }
-            let now = ContinuousClock.now
+            let now = Moment.now
             if let report, !report.hasFinished { report.answered(by: reply) }
             // A transport that ignores cancellation must not turn a cancelled request into a late success.
             if Task.isCancelled {
@@ -67,7 +67,7 @@ extension DataRequest {
 
     /// Step 4's reply itself: the transport's (every hop of a redirect chain), through the interceptors when there
     /// are any, or a WebSocket's handshake; the body taken as `target` wants it.
-    @inline(__always) func reply(
+    @_transparent func reply(
         to request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?,
         report: ProgressReport?, observer: TransferObserver?
     ) async throws -> TransportReply {

@@ -3,11 +3,11 @@ import Foundation
 /// The recorders of one request, called in order; empty (and free) when the client has no instrument.
 struct Recorders: Sendable {
     let list: [any RequestRecorder]
-    let started: ContinuousClock.Instant
+    let started: Moment
 
     /// Asks each instrument whether it records this request.
     init(
-        _ instruments: [any RequestInstrument], started: ContinuousClock.Instant,
+        _ instruments: [any RequestInstrument], started: Moment,
         request: @autoclosure () -> InstrumentedRequest
     ) {
         self.started = started
@@ -51,7 +51,7 @@ struct Recorders: Sendable {
 
     func end(_ result: Result<ResponseHead, KonexError>, attempts: Int) {
         guard !list.isEmpty else { return }
-        let end = RequestEnd(result: result, attempts: attempts, duration: .now - started)
+        let end = RequestEnd(result: result, attempts: attempts, duration: Moment.now - started)
         for recorder in list { recorder.requestDidEnd(end) }
     }
 }

@@ -150,6 +150,20 @@ import Testing
         #expect(onTape == (try decoder.decode(Stamped.self, from: data)))
     }
 
+    /// An object that names a member twice is left to JSONDecoder (the tape declines it), at any depth, however far
+    /// apart the two are and whatever lies between them; the same name in two different objects is no repeat.
+    @Test(arguments: [
+        (#"{"a":1,"a":2}"#, true), (#"{"a":{"x":[1,{"y":2}]},"b":[],"a":3}"#, true),
+        (#"{"b":1,"a":[{"a":1}],"c":2,"a":null}"#, true), (#"[{"id":1},{"id":2,"t":{},"id":3}]"#, true),
+        ("{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + #","k7":0}"#, true),
+        (#"{"a":{"a":1},"b":{"a":2},"c":[{"a":3}]}"#, false), (#"{"ab":1,"ba":2,"a":3,"b":4}"#, false),
+        ("{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}", false),
+    ])
+    func anObjectThatRepeatsANameIsDeclined(text: String, repeats: Bool) {
+        let declined = Array(text.utf8).withUnsafeBufferPointer { JSONTape.nodes(of: $0) == nil }
+        #expect(declined == repeats)
+    }
+
     @Test func aDocumentInUTF16IsLeftToJSONDecoder() throws {
         let data = #"{"value":7}"#.data(using: .utf16LittleEndian)!
         #expect(throws: TapeDeclined.self) { try Self.onTape(WithInt.self, data) }
