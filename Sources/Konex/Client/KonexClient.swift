@@ -166,43 +166,43 @@ public final class KonexClient: Sendable {
     /// Client-level plugins, run first.
     public var plugins: [any KonexPlugin] {
         get { components.value.plugins }
-        set { components.withLock { $0.plugins = newValue } }
+        set { components.withLock { $0 = Components($0, plugins: newValue) } }
     }
 
     /// Client-level response validators, run first.
     public var responseValidators: [any KonexResponseValidator] {
         get { components.value.validators }
-        set { components.withLock { $0.validators = newValue } }
+        set { components.withLock { $0 = Components($0, validators: newValue) } }
     }
 
     /// Client-level response processors, run first.
     public var responseProcessors: [any KonexResponseProcessor] {
         get { components.value.processors }
-        set { components.withLock { $0.processors = newValue } }
+        set { components.withLock { $0 = Components($0, processors: newValue) } }
     }
 
     /// Client-level request adapters, run first.
     public var adapters: [any RequestAdapter] {
         get { components.value.adapters }
-        set { components.withLock { $0.adapters = newValue } }
+        set { components.withLock { $0 = Components($0, adapters: newValue) } }
     }
 
     /// Client-level retriers, asked first.
     public var retriers: [any RequestRetrier] {
         get { components.value.retriers }
-        set { components.withLock { $0.retriers = newValue } }
+        set { components.withLock { $0 = Components($0, retriers: newValue) } }
     }
 
     /// Client-level interceptors, outermost first.
     public var interceptors: [any TransportInterceptor] {
         get { components.value.interceptors }
-        set { components.withLock { $0.interceptors = newValue } }
+        set { components.withLock { $0 = Components($0, interceptors: newValue) } }
     }
 
     /// What watches every request from start to end (tracing, metrics), in order.
     public var instruments: [any RequestInstrument] {
         get { components.value.instruments }
-        set { components.withLock { $0.instruments = newValue } }
+        set { components.withLock { $0 = Components($0, instruments: newValue) } }
     }
 
     /// A snapshot of every client-level component, read under one lock.
@@ -243,14 +243,44 @@ public final class KonexClient: Sendable {
 }
 
 /// The client-level component lists.
-struct Components: Sendable {
-    var plugins: [any KonexPlugin]
-    var validators: [any KonexResponseValidator]
-    var processors: [any KonexResponseProcessor]
-    var adapters: [any RequestAdapter]
-    var retriers: [any RequestRetrier]
-    var interceptors: [any TransportInterceptor]
-    var instruments: [any RequestInstrument]
+/// The client-level components, one immutable snapshot: a request takes them all with one retain (a struct of seven
+/// lists cost seven, and a copy through its value witnesses), and a setter swaps in a new snapshot.
+final class Components: Sendable {
+    let plugins: [any KonexPlugin]
+    let validators: [any KonexResponseValidator]
+    let processors: [any KonexResponseProcessor]
+    let adapters: [any RequestAdapter]
+    let retriers: [any RequestRetrier]
+    let interceptors: [any TransportInterceptor]
+    let instruments: [any RequestInstrument]
+
+    init(
+        plugins: [any KonexPlugin], validators: [any KonexResponseValidator], processors: [any KonexResponseProcessor],
+        adapters: [any RequestAdapter], retriers: [any RequestRetrier], interceptors: [any TransportInterceptor],
+        instruments: [any RequestInstrument]
+    ) {
+        self.plugins = plugins
+        self.validators = validators
+        self.processors = processors
+        self.adapters = adapters
+        self.retriers = retriers
+        self.interceptors = interceptors
+        self.instruments = instruments
+    }
+
+    /// `base` with the lists given here in place of its own.
+    convenience init(
+        _ base: Components, plugins: [any KonexPlugin]? = nil, validators: [any KonexResponseValidator]? = nil,
+        processors: [any KonexResponseProcessor]? = nil, adapters: [any RequestAdapter]? = nil,
+        retriers: [any RequestRetrier]? = nil, interceptors: [any TransportInterceptor]? = nil,
+        instruments: [any RequestInstrument]? = nil
+    ) {
+        self.init(
+            plugins: plugins ?? base.plugins, validators: validators ?? base.validators,
+            processors: processors ?? base.processors, adapters: adapters ?? base.adapters,
+            retriers: retriers ?? base.retriers, interceptors: interceptors ?? base.interceptors,
+            instruments: instruments ?? base.instruments)
+    }
 }
 
 /// A bare path or URL string, for `client.request("…")`.
