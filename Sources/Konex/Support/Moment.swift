@@ -4,7 +4,7 @@
 /// function keeps is a task allocation of its own and each copy goes through its value witnesses. The pipeline's
 /// frames keep their moments as this instead (a `Duration` since a fixed instant of the process): four such
 /// allocations a request fewer.
-struct Moment: Sendable, Comparable {
+struct Moment: Sendable {
     /// The time since ``reference``.
     let sinceReference: Duration
 
@@ -16,6 +16,4 @@ struct Moment: Sendable, Comparable {
 
     /// The time from `earlier` to `later`.
     static func - (later: Moment, earlier: Moment) -> Duration { later.sinceReference - earlier.sinceReference }
-
-    static func < (lhs: Moment, rhs: Moment) -> Bool { lhs.sinceReference < rhs.sinceReference }
 }
