@@ -48,28 +48,12 @@
             fields.reserveCapacity(headers.count)
             for field in headers {
                 fields.append((field.name, field.value))
-                if contentLength == nil, isContentLength(field.name) { contentLength = Int64(field.value) }
+                if contentLength == nil, Konex.HTTPHeaders.equal(field.name, "Content-Length") {
+                    contentLength = Int64(field.value)
+                }
             }
             return ResponseHead(
                 statusCode: Int(status.code), headerFields: HTTPHeaders(keepingRepeats: fields), url: url)
-        }
-
-        /// Whether a field's name is `Content-Length`, in any case: fourteen bytes compared, no string made.
-        private static func isContentLength(_ name: String) -> Bool {
-            guard name.utf8.count == 14 else { return false }
-            // The two spellings servers send: one comparison of two small strings' bits each. Walking the bytes
-            // through `String.UTF8View`'s iterator cost 1,786 instructions a request.
-            if name == "Content-Length" || name == "content-length" { return true }
-            var name = name
-            return name.withUTF8 { bytes in
-                // `| 0x20` lower-cases ASCII letters and leaves `-` as it is; no other byte of a field name matches.
-                var index = 0
-                for expected in "content-length".utf8 {
-                    guard bytes[index] | 0x20 == expected else { return false }
-                    index += 1
-                }
-                return true
-            }
         }
 
         /// AsyncHTTPClient's and SwiftNIO's errors as Konex's ``Konex/TransportFailure`` kinds (the error kept as
