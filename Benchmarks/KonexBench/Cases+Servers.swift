@@ -162,6 +162,21 @@ extension Result {
                     detail: "one way alone (KONEX_AHC_ONLY), for profiles")
             }
             for call in calls { _ = try await run(call) }  // warm: connections, caches
+            // KONEX_AHC_PAIRS=N: raw AHC and Konex/AHC alone, N short rounds alternating (A B, B A, …), each round a
+            // tenth of the usual count: the machine's slow and fast spells land on both ways alike, and the many
+            // ratios give a median whose spread can be read (the four-way rounds are few and long).
+            if let pairs = ProcessInfo.processInfo.environment["KONEX_AHC_PAIRS"].flatMap(Int.init), pairs > 0 {
+                let short = Swift.max(inFlight, count / 10)
+                func shortRun(_ call: @escaping @Sendable () async throws -> Void) async throws -> Sample {
+                    try await measure { try await runInFlight(short, width: inFlight, call) }
+                }
+                let (konex, raw) = try await interleaved(
+                    rounds: pairs, { try await shortRun(calls[Way.konexAHC.rawValue]) },
+                    { try await shortRun(calls[Way.rawAHC.rawValue]) })
+                return Result.compared(
+                    id: "\(id)_pairs", konex, raw, per: short, unit: "µs/request",
+                    detail: "\(pairs) rounds of \(short) small GETs, \(inFlight) in flight, Konex/AHC against raw AHC")
+            }
             let samples = try await interleaved(rounds: rounds, calls.map { call in { try await run(call) } })
             return Result.fourWay(
                 id: id, samples, value: { $0.wall / Double(count) * 1e6 }, unit: "µs/request",

@@ -107,6 +107,12 @@ enum CountedCase: String, CaseIterable, Sendable {
     func run(count: Int) async throws {
         let operation = makeOperation()
         for _ in 0..<20 { try await operation() }
+        // KONEX_COUNT_CHILD: each operation in a fresh child task, as the wall-time cases run them (a task's slabs and
+        // frames are new each time), to see whether a cost appears only there.
+        if ProcessInfo.processInfo.environment["KONEX_COUNT_CHILD"] != nil {
+            for _ in 0..<count { try await runInFlight(1, width: 1, operation) }
+            return
+        }
         for _ in 0..<count { try await operation() }
     }
 }

@@ -54,6 +54,13 @@ extension Array where Element == Double {
         return sorted.count % 2 == 1
             ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
+
+    /// The medians of the lower and the upper half: the middle half of the values lies between them.
+    var quartiles: (lower: Double, upper: Double) {
+        let sorted = self.sorted()
+        guard sorted.count > 1 else { return (median, median) }
+        return (Array(sorted[..<(sorted.count / 2)]).median, Array(sorted[((sorted.count + 1) / 2)...]).median)
+    }
 }
 
 /// Runs `a` and `b` alternately (A B A B …) so both see the same machine conditions.

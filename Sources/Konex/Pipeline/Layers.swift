@@ -34,3 +34,26 @@ struct Layers<Element>: Sequence {
 
     func makeIterator() -> Iterator { Iterator(layers: self) }
 }
+
+/// A request value's own components (its ``KonexRequest`` lists), read in one pass: the middle level of each
+/// ``Layers``. One pass, because each `endpoint?.requestAdapters` and the like copied the whole optional existential
+/// (five outlined copies, about 690 instructions a request).
+struct RequestLevel {
+    var adapters: [any RequestAdapter] = []
+    var plugins: [any KonexPlugin] = []
+    var validators: [any KonexResponseValidator] = []
+    var retriers: [any RequestRetrier] = []
+    var interceptors: [any TransportInterceptor] = []
+
+    /// No request value: a call by path or `URLRequest` adds nothing between the client and the call site.
+    init() {}
+
+    /// The lists `endpoint` declares.
+    init(_ endpoint: any KonexRequest) {
+        adapters = endpoint.requestAdapters
+        plugins = endpoint.requestPlugins
+        validators = endpoint.requestResponseValidators
+        retriers = endpoint.requestRetriers
+        interceptors = endpoint.requestInterceptors
+    }
+}
