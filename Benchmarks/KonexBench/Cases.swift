@@ -81,7 +81,8 @@ extension Result {
         return Result(
             id: id, konex: konexValue, baseline: baselineValue, ratio: rounds.median, unit: unit,
             detail: String(
-                format: "%@; per-round ratio %.3f–%.3f, middle half %.3f–%.3f (ratio of medians %.3f); CPU ratio %.3f%@",
+                format:
+                    "%@; per-round ratio %.3f–%.3f, middle half %.3f–%.3f (ratio of medians %.3f); CPU ratio %.3f%@",
                 detail, rounds.min()!, rounds.max()!, rounds.quartiles.lower, rounds.quartiles.upper,
                 konexValue / baselineValue, cpuRounds.median, counted))
     }
