@@ -156,7 +156,14 @@ extension Result {
                 guard ways.indices.contains(only) else { throw ServerError("KONEX_AHC_ONLY takes 0…5") }
                 for way in ways { _ = try await run(way) }  // warm: connections, caches
                 var samples: [Sample] = []
+                let before = cpuByThreadName()
                 for _ in 0..<rounds * 2 { samples.append(try await run(ways[only])) }
+                // Which threads spent the time: the caller's tasks, NIO's loops, the server's connections.
+                let requests = Double(rounds * 2 * count)
+                for (name, seconds) in cpuByThreadName().sorted(by: { $0.key < $1.key }) {
+                    let spent = (seconds - (before[name] ?? 0)) / requests * 1e6
+                    if spent >= 0.05 { print(String(format: "  CPU %@: %.2f µs a request", name, spent)) }
+                }
                 return Result.compared(
                     id: "\(id)_\(only)", samples, samples, per: count, unit: "µs/request",
                     detail: "one way alone (KONEX_AHC_ONLY), for profiles")

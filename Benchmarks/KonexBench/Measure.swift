@@ -97,3 +97,19 @@ func runInFlight(_ count: Int, width: Int, _ call: @escaping @Sendable () async 
         }
     }
 }
+
+/// CPU time by thread name (Linux: `/proc/self/task/*/schedstat`, nanoseconds on the CPU, and `comm`), summed over the
+/// threads of one name; empty where there is no `/proc`. Threads that end between two readings are not in the second.
+func cpuByThreadName() -> [String: Double] {
+    let tasks = "/proc/self/task"
+    guard let ids = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return [:] }
+    var byName: [String: Double] = [:]
+    for id in ids {
+        guard let stat = try? String(contentsOfFile: "\(tasks)/\(id)/schedstat", encoding: .utf8),
+            let nanoseconds = stat.split(separator: " ").first.flatMap({ Double($0) }),
+            let comm = try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8)
+        else { continue }
+        byName[comm.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += nanoseconds / 1e9
+    }
+    return byName
+}
