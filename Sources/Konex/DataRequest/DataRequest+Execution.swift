@@ -76,7 +76,7 @@ extension DataRequest {
         // JSONEncoder's key order varies between runs), and its temporary file lives as long as the request.
         let compressedBody = bodyCompression == nil ? nil : Self.compressedBody(of: first)
         // The request of the attempt under way: the first as built, a retry's made again at the end of the loop (an
-        // optional taken at the top cost five outlined copies of the whole request, ~690 instructions a request).
+        // optional taken at the loop's top was copied whole through its outlined value operations).
         var request = consume first
 
         let own = endpoint.map(RequestLevel.init) ?? RequestLevel()
