@@ -208,7 +208,7 @@
                         // socket while this loop waits. Each buffer is copied once, into the chunk handed over.
                         for try await buffer in body {
                             activity.waitsForReader()
-                            guard await continuation.send(Data(buffer.readableBytesView)) else { return }
+                            guard await continuation.send(buffer.readableData) else { return }
                             activity.arrived()
                         }
                     }
@@ -232,7 +232,7 @@
             do {
                 for try await buffer in body {
                     arrived()
-                    collected.append(contentsOf: buffer.readableBytesView)
+                    buffer.appendReadableBytes(to: &collected)
                 }
             } catch  where endsByClose(error, headers) {}
             return collected

@@ -63,7 +63,9 @@ extension JSONTape {
     func double(at node: Int) throws -> Double {
         guard isOpen, case .number(let range) = nodes[node] else { throw decline() }
         let text = UnsafeBufferPointer(rebasing: bytes[range])
-        if let integer: Int64 = Self.integer(in: text), integer.magnitude < 1 << 53 { return Double(integer) }
+        if let plain = PlainInteger(text), plain.magnitude < 1 << 53, plain.magnitude != 0 || !plain.negative {
+            return plain.negative ? -Double(plain.magnitude) : Double(plain.magnitude)
+        }
         if let value = DecimalToDouble.value(of: text) { return value }
         return try Self.checked(Double(String(decoding: text, as: UTF8.self)), text: text) ?? { throw decline() }()
     }
@@ -124,31 +126,15 @@ extension JSONTape {
     }
 
     func integer<Integer: FixedWidthInteger>(at node: Int) throws -> Integer {
+        // No `Integer(exactly:)` and no `Integer?` here: a decoder's keyed container is generic at run time, and
+        // unspecialized each was a runtime call (the optional's metadata alone cost 450 instructions a number).
         guard isOpen, case .number(let range) = nodes[node],
-            let value: Integer = Self.integer(in: UnsafeBufferPointer(rebasing: bytes[range]))
+            let plain = PlainInteger(UnsafeBufferPointer(rebasing: bytes[range])),
+            plain.fits(bitWidth: Integer.bitWidth, signed: Integer.isSigned)
         else { throw decline() }
-        return value
-    }
-
-    /// A number written as a plain integer that `Integer` holds exactly, not `-0`. Anything else (a fraction, an
-    /// exponent, out of range) is left to `JSONDecoder`'s rules.
-    private static func integer<Integer: FixedWidthInteger>(in text: UnsafeBufferPointer<UInt8>) -> Integer? {
-        let negative = text.first == UInt8(ascii: "-")
-        var index = negative ? 1 : 0
-        guard index < text.count, text.count - index <= 20 else { return nil }
-        var magnitude: UInt64 = 0
-        while index < text.count {
-            let digit = text[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
-            guard !overflow, !carry else { return nil }
-            magnitude = sum
-            index += 1
-        }
-        guard negative else { return Integer(exactly: magnitude) }
-        guard magnitude != 0, magnitude <= UInt64(Int64.max) + 1 else { return nil }
-        return Integer(exactly: magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+        return plain.negative
+            ? Integer(truncatingIfNeeded: Int64(bitPattern: 0 &- plain.magnitude))
+            : Integer(truncatingIfNeeded: plain.magnitude)
     }
 
     /// The text of a string's content with escapes, already checked by the scanner (a `\u` high surrogate comes

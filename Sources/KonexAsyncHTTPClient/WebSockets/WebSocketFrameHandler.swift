@@ -181,7 +181,7 @@
                 }
                 if deflate?.serverNoContextTakeover == true { decompressor.reset() }
             }
-            if opcode == .binary { return deliver(.binary(Data(bytes.readableBytesView))) }
+            if opcode == .binary { return deliver(.binary(bytes.readableData)) }
             guard let text = bytes.validUTF8String else { return invalidText() }
             deliver(.text(text))
         }

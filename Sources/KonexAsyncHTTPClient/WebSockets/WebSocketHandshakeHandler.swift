@@ -89,7 +89,7 @@
             guard let (head, body) = refusal else { return }
             refusal = nil
             handshake.fail(
-                WebSocketHandshakeRefused(response: target.response(to: head), data: Data(body.readableBytesView)))
+                WebSocketHandshakeRefused(response: target.response(to: head), data: body.readableData))
             context.close(promise: nil)
         }
 
