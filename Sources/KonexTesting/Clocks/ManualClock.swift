@@ -92,7 +92,7 @@ public final class ManualClock: Clock, Sendable {
     ///   - count: How many sleepers to wait for; 1 by default.
     ///   - timeout: How long to wait in real time before giving up.
     /// - Throws: ``WaitTimeout`` naming how many sleepers there were, so a regression fails instead of hanging.
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async throws {
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(120)) async throws {
         try await WaitTimeout.wait(
             for: "\(count) sleeper(s) on the ManualClock; \(sleeperCount) sleeping", timeout: timeout
         ) { sleeperCount >= count }

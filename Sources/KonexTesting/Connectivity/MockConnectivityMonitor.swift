@@ -54,7 +54,7 @@ public final class MockConnectivityMonitor: ConnectivityMonitor {
 
     /// Waits (in real time, without advancing any clock) until at least `count` tasks wait for the path.
     /// - Throws: ``WaitTimeout`` naming how many waited, so a regression fails instead of hanging.
-    public func waitForWaiters(_ count: Int = 1, timeout: Duration = .seconds(30)) async throws {
+    public func waitForWaiters(_ count: Int = 1, timeout: Duration = .seconds(120)) async throws {
         try await WaitTimeout.wait(
             for: "\(count) waiter(s) on the MockConnectivityMonitor; \(waiterCount) waiting", timeout: timeout
         ) { waiterCount >= count }

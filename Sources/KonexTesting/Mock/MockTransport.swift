@@ -101,7 +101,7 @@ public final class MockTransport: Transport {
     ///   - count: How many requests to wait for.
     ///   - timeout: How long to wait in real time before giving up.
     /// - Throws: ``WaitTimeout`` naming how many arrived.
-    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(30)) async throws {
+    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(120)) async throws {
         try await WaitTimeout.wait(
             for: "\(count) request(s) on the MockTransport; \(requestCount) received", timeout: timeout
         ) { requestCount >= count }

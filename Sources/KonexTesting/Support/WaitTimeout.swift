@@ -3,7 +3,8 @@ import Foundation
 /// A bounded wait in a test ran out of time: what it waited for and what it saw instead.
 ///
 /// Every wait KonexTesting offers (``ManualClock/waitForSleepers(_:timeout:)``,
-/// ``MockTransport/waitForRequests(_:timeout:)``) gives up with this error, so a regression fails the test in seconds
+/// ``MockTransport/waitForRequests(_:timeout:)``) gives up with this error (after 120 s by default, far above the
+/// stalls of a loaded machine under the thread sanitizer, seen near 40 s), so a regression fails the test
 /// instead of hanging the run.
 public struct WaitTimeout: Error, Sendable, CustomStringConvertible {
     /// What the wait was for, and what was seen when time ran out.
@@ -16,7 +17,7 @@ public struct WaitTimeout: Error, Sendable, CustomStringConvertible {
     ///   - condition: Whether the wait is over.
     /// - Throws: ``WaitTimeout``.
     public static func wait(
-        for explanation: @autoclosure () -> String, timeout: Duration = .seconds(30), until condition: () -> Bool
+        for explanation: @autoclosure () -> String, timeout: Duration = .seconds(120), until condition: () -> Bool
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)

@@ -1076,7 +1076,7 @@ let clock = ManualClock()
 let mock = MockTransport(clock: clock)
 mock.stub(.get("/slow"), .json(report).delayed(by: .seconds(3)))
 let task = Task { try await KonexClient.mocked(mock).request("/slow").responseData() }
-try await clock.waitForSleepers()      // the request is waiting on its delay (a WaitTimeout after 30 s)
+try await clock.waitForSleepers()      // the request is waiting on its delay (a WaitTimeout after 120 s)
 clock.advance(by: .seconds(3))         // …and completes, in microseconds
 #sourceLocation()
     _ = clock

@@ -79,7 +79,7 @@ import Testing
         let first = Task { try await client.request(Post()).response() }
         try await clock.waitForSleepers(1, timeout: .seconds(30))
         let queued: @Sendable () async throws -> Void = {
-            try await WaitTimeout.wait(for: "the second request to queue", timeout: .seconds(30)) {
+            try await WaitTimeout.wait(for: "the second request to queue", timeout: .seconds(120)) {
                 limit.counts.waiting == 1
             }
         }
@@ -90,7 +90,7 @@ import Testing
         #expect(mock.requestCount == 1)  // the cancelled POST sent nothing
         first.cancel()
         _ = await first.result
-        try await WaitTimeout.wait(for: "the slot back", timeout: .seconds(30)) { limit.counts == (0, 0) }
+        try await WaitTimeout.wait(for: "the slot back", timeout: .seconds(120)) { limit.counts == (0, 0) }
     }
 
     @Test func duringATokenRefresh() async throws {
@@ -111,7 +111,7 @@ import Testing
         #expect(mock.requestCount == 1)
         // The refresh is shared, not the cancelled caller's: it ends on its own, and the next request uses it.
         clock.advance(by: .seconds(3_600))
-        try await WaitTimeout.wait(for: "the refresh to end", timeout: .seconds(30)) {
+        try await WaitTimeout.wait(for: "the refresh to end", timeout: .seconds(120)) {
             auth.currentCredential?.accessToken == "fresh"
         }
         #expect(try await client.request(Post()).validate().response().response.statusCode == 201)

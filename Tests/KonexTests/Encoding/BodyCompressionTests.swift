@@ -202,7 +202,7 @@ import Testing
         // Only this request's file counts, known by its bytes (what the mock received): tests running beside this one
         // make temporary files of their own there and keep some for a while, which a loaded fresh-clone run saw.
         let sent = mock.requests[0].body
-        try await WaitTimeout.wait(for: "the compressed body's temporary file to go", timeout: .seconds(30)) {
+        try await WaitTimeout.wait(for: "the compressed body's temporary file to go", timeout: .seconds(120)) {
             let added = Set((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
                 .subtracting(before)
             return !added.contains { name in
