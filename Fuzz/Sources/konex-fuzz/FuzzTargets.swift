@@ -236,6 +236,15 @@ enum FuzzTargets {
         // The arrays the tape reads in one loop, nested too.
         agree([Int].self)
         agree([Int64].self)
+        // Every other integer width: each is read by its own range check (`PlainInteger.fits`).
+        agree([Int8].self)
+        agree([UInt8].self)
+        agree([Int16].self)
+        agree([UInt16].self)
+        agree([Int32].self)
+        agree([UInt32].self)
+        agree([UInt64].self)
+        agree([UInt].self)
         agree([String].self)
         agree([[Double]].self)
         // 128-bit integers, caught by the model: a wrong error from the tape would read as a wrong value.

@@ -8,7 +8,7 @@ import Testing
 @Suite struct JSONTapeIntegerTests {
     struct Field<Value: Decodable & Equatable & Sendable>: Decodable, Equatable { var value: Value }
 
-    /// A number in a keyed container (generic at run time, as in any model) and in an array of that type.
+    /// A number in a keyed container (generic at run time, as in any model).
     /// - Parameters:
     ///   - past: The numbers one past each end, as text (no wider integer type is available on every platform).
     private static func check<Value: FixedWidthInteger & Decodable & Sendable>(
