@@ -237,14 +237,11 @@ enum FuzzTargets {
         agree([Int].self)
         agree([Int64].self)
         // Every other integer width: each is read by its own range check (`PlainInteger.fits`).
-        agree([Int8].self)
-        agree([UInt8].self)
-        agree([Int16].self)
-        agree([UInt16].self)
-        agree([Int32].self)
-        agree([UInt32].self)
-        agree([UInt64].self)
-        agree([UInt].self)
+        let widths: [any (Decodable & Equatable).Type] = [
+            [Int8].self, [UInt8].self, [Int16].self, [UInt16].self, [Int32].self, [UInt32].self, [UInt64].self,
+            [UInt].self,
+        ]
+        for type in widths { agree(type) }
         agree([String].self)
         agree([[Double]].self)
         // 128-bit integers, caught by the model: a wrong error from the tape would read as a wrong value.
