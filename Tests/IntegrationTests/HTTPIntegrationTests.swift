@@ -265,10 +265,11 @@ struct HTTPIntegrationTests {
         #expect(ok.authenticated && ok.user == "ada")
         let started = ContinuousClock.now
         let error = try await requireThrows(KonexError.self) {
-            try await client.request("/basic-auth/ada/s3cret").timeout(.seconds(20)).validate().response()
+            try await client.request("/basic-auth/ada/s3cret").timeout(.seconds(120)).validate().response()
         }
         #expect(error.statusCode == 401)
-        #expect(ContinuousClock.now - started < .seconds(15))  // a hang detector, not a speed target
+        // A hang detector, not a speed target: far below the 120 s timeout, far above a loaded machine's stalls.
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func bearerAuth() async throws {

@@ -59,7 +59,8 @@ import Testing
         }
         #expect(error.stage == .validation)
         #expect(error.statusCode == 503)
-        #expect(started.duration(to: .now) < .seconds(5))  // not a century's sleep
+        // Not a century's sleep, with room for a loaded machine's stalls.
+        #expect(started.duration(to: .now) < .seconds(60))
         #expect(server.requestLines.count == 1)
     }
 
@@ -95,7 +96,8 @@ import Testing
         } catch let error as KonexError {
             #expect(error.stage == .transport)
         }
-        #expect(started.duration(to: .now) < .seconds(10))
+        // A hang detector, not a speed target: the thread sanitizer slows that quadratic parse tenfold.
+        #expect(started.duration(to: .now) < .seconds(90))
     }
 
     @Test func aHeaderOfAMegabyteIsATypedError() async throws {

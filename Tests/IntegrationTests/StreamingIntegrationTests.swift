@@ -10,9 +10,12 @@ enum SSEServer {
     static var isAvailable: Bool { url != nil }
     static let skipReason: Comment = "KONEX_SSE_URL is not set: run scripts/test, which starts the SSE server"
 
+    /// Every request's timeout.
+    static let requestTimeout: Duration = .seconds(30)
+
     static func client(clock: any Clock<Duration> = ContinuousClock()) -> KonexClient {
         KonexClient(
-            baseURL: url!, transport: Live.transport(), timeout: .seconds(30),
+            baseURL: url!, transport: Live.transport(), timeout: requestTimeout,
             clock: clock)
     }
 
@@ -69,15 +72,18 @@ struct StreamingIntegrationTests {
             }
         }
         let sent = Sent()
-        let stream = try await SSEServer.client().request("/reconnect?last=5").withPlugin(sent)
-            .reconnecting(ReconnectionPolicy(initialDelay: .seconds(30))).validate().stream()
+        let clock = SleepLogClock()
+        let stream = try await SSEServer.client(clock: clock).request("/reconnect?last=5").withPlugin(sent)
+            .reconnecting(ReconnectionPolicy(initialDelay: .seconds(30), jitter: 0, minimumDelay: .milliseconds(10)))
+            .validate().stream()
         var seen: [String] = []
-        let started = ContinuousClock.now
         for try await event in stream.events() { seen.append(event.data) }
         #expect(seen == (1...5).map { "event \($0)" })
         #expect(sent.ids.value == [nil, "2", "4", "5"])  // two events a connection, then 204
-        // retry: 100 ms from the server, not the policy's 30 s (a hang detector, not a speed target).
-        #expect(ContinuousClock.now - started < .seconds(20))
+        // retry: 100 ms from the server, not the policy's 30 s, read from the clock the client slept on (each
+        // request's own timeout sleeps there too).
+        let waits = clock.sleeps.filter { $0 != SSEServer.requestTimeout }
+        #expect(waits == Array(repeating: .milliseconds(100), count: 3))
     }
 
     @Test func a401StreamCarriesItsDecodedJSONErrorBody() async throws {

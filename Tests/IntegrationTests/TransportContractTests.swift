@@ -20,8 +20,6 @@ extension MemoryHeavy {
                         "FoundationNetworking cannot pause a transfer, so a slow reader overflows the stream's buffer",
                     "a status line without a reason phrase is read":
                         "FoundationNetworking's header parser refuses `HTTP/1.1 200` with no reason phrase (\"Failed writing header\"), which RFC 9112 §4 allows",
-                    "204 and 304 that announce a Content-Length end without a body":
-                        "FoundationNetworking waits for the bytes a 304 announces on a connection kept open, until the timeout (its 204 ends at once, and so does the curl command line)",
                     chunksLimit.name: chunksLimit.reason,
                 ]
             #else

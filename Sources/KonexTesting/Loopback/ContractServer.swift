@@ -17,8 +17,8 @@ import Foundation
 /// - `GET /no-reason`: a status line without a reason phrase (`HTTP/1.1 200`), body `ok`.
 /// - `GET /not-http`: a line that is not HTTP at all, then close.
 /// - `GET /no-content-with-length`, `GET /not-modified-with-length`: 204 and 304 that announce `Content-Length: 5`
-///   and send nothing, then keep the connection open (a client that waits for the 5 bytes hangs).
-/// - `HEAD /head-with-length`: `Content-Length: 1000` and no body, then the connection stays open.
+///   and send nothing, then keep the connection open for the next request (a client that waits for the 5 bytes hangs).
+/// - `HEAD /head-with-length`: `Content-Length: 1000` and no body, then the connection stays open for the next request.
 /// - `GET /no-length`: no `Content-Length`, not chunked: the body (`until the end`) ends when the server closes.
 /// - `GET /empty-chunked`: a chunked body of no chunks.
 final class ContractServer: @unchecked Sendable {  // immutable after init; the listener is closed once, in deinit
@@ -55,6 +55,12 @@ final class ContractServer: @unchecked Sendable {  // immutable after init; the 
     }
 
     // MARK: - One connection
+
+    /// Keeps a connection whose answer had no body open for the client's next request (a sound client reuses it), for
+    /// at most 10 s; a client that wrongly waits for the announced bytes waits there until it gives up.
+    private static func serveNextRequest(on connection: Int32) {
+        if LoopbackSocket.waitForNextRequest(connection, atMost: 10) { serve(connection) }
+    }
 
     private static func serve(_ connection: Int32) {
         guard let (head, leftover) = LoopbackSocket.readHead(connection),
@@ -119,10 +125,10 @@ final class ContractServer: @unchecked Sendable {  // immutable after init; the 
         case "/no-content-with-length", "/not-modified-with-length":
             let status = path == "/no-content-with-length" ? "204 No Content" : "304 Not Modified"
             guard write("HTTP/1.1 \(status)\r\nContent-Length: 5\r\n\r\n") else { return }
-            LoopbackSocket.waitForPeerToClose(connection, atMost: 10)
+            serveNextRequest(on: connection)
         case "/head-with-length" where method == "HEAD":
             guard write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nContent-Type: text/plain\r\n\r\n") else { return }
-            LoopbackSocket.waitForPeerToClose(connection, atMost: 10)
+            serveNextRequest(on: connection)
         case "/no-length":
             _ = write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nuntil the end")
         case "/lowercase-version":

@@ -148,6 +148,15 @@ enum LoopbackSocket {
         }
     }
 
+    /// Waits at most `seconds` for the peer's next bytes on a connection kept open: `true` when some arrive (left
+    /// unread), `false` when the peer closes or the time is up.
+    static func waitForNextRequest(_ connection: Int32, atMost seconds: Int) -> Bool {
+        var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(seconds * 1_000)) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(connection, &byte, 1, Int32(MSG_PEEK)) > 0
+    }
+
     /// Makes `close(2)` reset the connection (RST) instead of closing it in order (FIN).
     static func resetOnClose(_ connection: Int32) {
         var lingering = linger(l_onoff: 1, l_linger: 0)
