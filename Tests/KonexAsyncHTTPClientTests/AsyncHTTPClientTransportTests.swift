@@ -168,20 +168,13 @@
 #endif
 
 #if AsyncHTTPClient
-    /// AsyncHTTPClientTransport against the whole transport contract: Konex's own checks all pass; two of the HTTP
-    /// client API proposal's raw-server cases are AsyncHTTPClient's (SwiftNIO's) limits, declared with the reason.
+    /// AsyncHTTPClientTransport against the whole transport contract, the HTTP client API proposal's raw-server cases
+    /// included: every check passes, with no limit declared.
     @Suite(.enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
     struct AsyncHTTPClientTransportContractTests {
-        static let limits = [
-            "204 and 304 that announce a Content-Length end without a body":
-                "AsyncHTTPClient waits for the bytes a 304 announces on a connection kept open, until its deadline (its 204 ends at once; curl ends both at once)"
-        ]
-
-        @Test func meetsTheContractExceptItsDeclaredLimits() async throws {
+        @Test func meetsTheWholeContract() async throws {
             let server = try #require(AsyncHTTPClientTransportTests.server, "scripts/test exports KONEX_HTTPBIN_URL")
-            let outcomes = await TransportContract(
-                transport: AsyncHTTPClientTransport.shared, server: server, knownLimits: Self.limits
-            ).run()
+            let outcomes = await TransportContract(transport: AsyncHTTPClientTransport.shared, server: server).run()
             #expect(outcomes.count == TransportContract.checks.count)
             for outcome in outcomes {
                 print("AsyncHTTPClientTransport contract: \(outcome)")
