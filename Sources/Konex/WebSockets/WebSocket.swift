@@ -96,38 +96,6 @@ public final class WebSocket: Sendable {
     /// - Throws: ``KonexError`` when the connection is closed or broken.
     public func send(_ data: Data) async throws { try await send(.binary(data)) }
 
-    // Encoded on the caller's actor where Swift can say so (6.2): the value's conformance may belong to it.
-    #if compiler(>=6.2)
-        /// Sends `value` as a JSON text message, encoded on the caller's actor.
-        /// - Parameters:
-        ///   - value: The value.
-        ///   - encoder: An encoder; the client's by default.
-        /// - Throws: ``KonexError``: `.invalidRequest` when the value does not encode.
-        public nonisolated(nonsending) func send<T: Encodable>(json value: T, encoder: JSONEncoder? = nil)
-            async throws
-        { try await send(jsonMessage(value, encoder: encoder)) }
-    #else
-        /// Sends `value` as a JSON text message.
-        /// - Parameters:
-        ///   - value: The value.
-        ///   - encoder: An encoder; the client's by default.
-        /// - Throws: ``KonexError``: `.invalidRequest` when the value does not encode.
-        public func send<T: Encodable>(json value: T, encoder: JSONEncoder? = nil) async throws {
-            try await send(jsonMessage(value, encoder: encoder))
-        }
-    #endif
-
-    /// `value` as a JSON text message, encoded where the caller is.
-    private func jsonMessage<T: Encodable>(_ value: T, encoder: JSONEncoder?) throws -> WebSocketMessage {
-        do {
-            let data = try (encoder ?? source.client.encoder).encode(value)
-            return .text(String(decoding: data, as: UTF8.self))
-        } catch {
-            throw KonexError.invalidRequest(
-                "the message of type \(T.self) does not encode as JSON: \(error)", method: request.method)
-        }
-    }
-
     /// Sends a message.
     /// - Throws: ``KonexError`` when the connection is closed or broken.
     public func send(_ message: WebSocketMessage) async throws {
@@ -137,17 +105,6 @@ public final class WebSocket: Sendable {
 
     /// The messages as they arrive, read once; ends when the connection closes cleanly.
     public var messages: WebSocketMessages { WebSocketMessages(socket: self) }
-
-    /// Each message decoded as JSON (a text message's UTF-8, or a binary message's bytes).
-    /// - Parameters:
-    ///   - type: The type of each message.
-    ///   - decoder: A decoder; the client's by default.
-    public func messages<T: Decodable & Sendable>(decoding type: T.Type, decoder: JSONDecoder? = nil)
-        -> DecodedWebSocketMessages<T>
-    {
-        DecodedWebSocketMessages(
-            messages: messages, decoder: decoder ?? source.client.decoder, socket: self, decodesOnReader: false)
-    }
 
     /// Closes the connection with `code` and `reason` (once: later calls do nothing), waiting briefly for the peer's
     /// close.
@@ -306,18 +263,3 @@ public final class WebSocket: Sendable {
         return failure
     }
 }
-
-#if compiler(>=6.2)
-    extension WebSocket {
-        /// Each message decoded as JSON on the reader's actor, for a model whose conformance belongs to it.
-        /// - Parameters:
-        ///   - type: The type of each message.
-        ///   - decoder: A decoder; the client's by default.
-        public func messages<T: Decodable>(decoding type: T.Type, decoder: JSONDecoder? = nil)
-            -> DecodedWebSocketMessages<T>
-        {
-            DecodedWebSocketMessages(
-                messages: messages, decoder: decoder ?? source.client.decoder, socket: self, decodesOnReader: true)
-        }
-    }
-#endif
