@@ -1,29 +1,24 @@
 import Konex
+import KonexTesting
 
-/// A clock that sleeps in real time and logs every wait asked of it, exactly: its `now` is virtual and moves only
-/// when a sleep ends, so `deadline - now` is the duration the caller asked for, whatever the machine's load.
+/// A clock that sleeps in real time and logs every wait asked of it, exactly: its `now` is an `ImmediateClock`'s,
+/// which moves only when a sleep ends, so `deadline - now` is the duration the caller asked for, whatever the
+/// machine's load.
 final class SleepLogClock: Clock, Sendable {
-    struct Instant: InstantProtocol, Sendable {
-        let offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
+    typealias Instant = ImmediateClock.Instant
 
-    private let state = Lock((now: Instant(offset: .zero), sleeps: [Duration]()))
+    private let virtual = ImmediateClock()
+    private let log = Lock<[Duration]>([])
 
-    var now: Instant { state.value.now }
+    var now: Instant { virtual.now }
     var minimumResolution: Duration { .zero }
     /// Every wait asked for, in the order asked.
-    var sleeps: [Duration] { state.value.sleeps }
+    var sleeps: [Duration] { log.value }
 
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let wait = state.withLock { state in
-            let wait = state.now.duration(to: deadline)
-            state.sleeps.append(wait)
-            return wait
-        }
+        let wait = now.duration(to: deadline)
+        log.withLock { $0.append(wait) }
         try await ContinuousClock().sleep(for: wait)
-        state.withLock { state in if state.now < deadline { state.now = deadline } }
+        try await virtual.sleep(until: deadline)  // moves `now` to the deadline
     }
 }
