@@ -127,7 +127,7 @@
 
         var hostLabels: [(String, String)] { Self.hostLabels(method, host) }
 
-        func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
+        func attemptDidEnd(_ result: Result<ReceivedResponse, KonexError>, attempt: Int) {
             guard case .success(let received) = result else { return }
             if received.source != .network {
                 instrument.counter("konex.cache.responses", [("konex.cache.source", received.source.rawValue)])

@@ -85,7 +85,7 @@
             tracer.inject(span.context, into: &request, using: RequestInjector())
         }
 
-        func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
+        func attemptDidEnd(_ result: Result<ReceivedResponse, KonexError>, attempt: Int) {
             var event: SpanAttributes = [:]
             if attempt > 1 { event["http.request.resend_count"] = attempt - 1 }
             switch result {

@@ -35,10 +35,10 @@ extension KonexClient {
 
     /// The transport requests go through now (a scope's, else this client's own), and how its requests follow
     /// redirects.
-    var activeRoute: (transport: any Transport, redirects: Received.Redirects) {
+    var activeRoute: (transport: any Transport, redirects: RedirectSettings) {
         // One task-local read a request: a scope's transport, with the client's policy else that transport's.
         guard let scope = TransportScope.current else { return (transport, redirects) }
-        let redirects = Received.Redirects(
+        let redirects = RedirectSettings(
             policy: redirectPolicy ?? scope.transport.redirectPolicy, redaction: redaction, cookies: cookieJar)
         return (scope.transport, redirects)
     }

@@ -72,7 +72,7 @@ public final class KonexClient: Sendable {
     /// `baseURL` as text, without trailing slashes, checked once: relative paths are joined to it on every request.
     let basePrefix: CheckedBase?
     /// How requests over ``transport`` follow redirects, settled once.
-    let redirects: Received.Redirects
+    let redirects: RedirectSettings
 
     /// Creates a client.
     /// - Parameters:
@@ -148,7 +148,7 @@ public final class KonexClient: Sendable {
         self.tls = tls
         ownRedaction = redaction == .default ? nil : Redaction.Shared(redaction)
         self.cookieJar = cookieJar
-        redirects = Received.Redirects(
+        redirects = RedirectSettings(
             policy: redirectPolicy ?? transport.redirectPolicy, redaction: redaction, cookies: cookieJar)
         components = Lock(
             Components(

@@ -69,7 +69,7 @@ import Foundation
         /// Runs the pipeline (off the caller's actor, as every terminal does); a validation failure gets its body
         /// checked against `errorType` here, where the type's conformance may be used.
         nonisolated(nonsending) func executeDecodingErrorsHere(as errorType: (any Decodable.Type)?) async throws
-            -> TransportResponse
+            -> ReceivedResponse
         {
             do {
                 return try await execute()

@@ -34,11 +34,11 @@ extension DataRequest {
         return try request.decoded(type, from: try await request.execute(), atKeyPath: keyPath, decoder: decoder)
     }
 
-    /// Step 8 of the decoding terminals: `type` from the answer's body at `keyPath`, with `decoder` or the client's,
+    /// Serializing for the decoding terminals: `type` from the answer's body at `keyPath`, with `decoder` or the client's,
     /// any failure a decoding-stage ``KonexError``. Synchronous, so it runs wherever its caller does: off the caller's
     /// actor for `Sendable` models, on it for models isolated there (DataRequest+CallerIsolation.swift).
     @inline(__always) func decoded<T: Decodable>(
-        _ type: T.Type, from answer: TransportResponse, atKeyPath keyPath: String?, decoder: JSONDecoder?
+        _ type: T.Type, from answer: ReceivedResponse, atKeyPath keyPath: String?, decoder: JSONDecoder?
     ) throws -> T {
         let decoder = decoder ?? client.decoder
         let path = keyPath.map(JSONKeyPath.init)
@@ -105,14 +105,14 @@ extension DataRequest {
         try await value(of: [T].self, atKeyPath: keyPath, decoder: decoder, errorType: errorType)
     }
 
-    /// Step 8: runs the pipeline, then `body`, mapping any error to a decoding-stage ``KonexError``.
-    func serialize<Value: Sendable>(_ body: (TransportResponse) throws -> Value) async throws -> Response<Value> {
+    /// Serializing: runs the pipeline, then `body`, mapping any error to a decoding-stage ``KonexError``.
+    func serialize<Value: Sendable>(_ body: (ReceivedResponse) throws -> Value) async throws -> Response<Value> {
         let answer = try await execute()
         return Response(try Self.serialized(answer, body), of: answer)
     }
 
     /// Runs `body` on a finished answer, mapping any error to a decoding-stage ``KonexError``.
-    static func serialized<Value>(_ answer: TransportResponse, _ body: (TransportResponse) throws -> Value) throws
+    static func serialized<Value>(_ answer: ReceivedResponse, _ body: (ReceivedResponse) throws -> Value) throws
         -> Value
     {
         do {
@@ -130,7 +130,7 @@ extension DataRequest {
     }
 
     static func decode<T: Decodable>(
-        _ type: T.Type, from answer: TransportResponse, keyPath: JSONKeyPath?, decoder: JSONDecoder
+        _ type: T.Type, from answer: ReceivedResponse, keyPath: JSONKeyPath?, decoder: JSONDecoder
     )
         throws -> T
     {
@@ -160,7 +160,7 @@ extension DataRequest {
 
     /// The value of an empty body: an ``EmptyDecodable`` type's `emptyValue`, else the error that names the body.
     @inline(never)
-    private static func emptyValue<T: Decodable>(of type: T.Type, for answer: TransportResponse) throws -> T {
+    private static func emptyValue<T: Decodable>(of type: T.Type, for answer: ReceivedResponse) throws -> T {
         if let empty = type as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
         throw KonexError.decoding(
             EmptyBodyFailure(type: type, statusCode: answer.response.statusCode), keyPath: nil,

@@ -98,7 +98,7 @@ extension DataRequest {
     /// ``execute(body:)`` for a request whose progress is a sequence: it ends with the request (for a stream, when its
     /// body ends).
     @inline(never) func tracked(body target: BodyTarget, into sink: ProgressUpdates.Sink) async throws
-        -> TransportResponse
+        -> ReceivedResponse
     {
         var untracked = self
         untracked.progressSink = nil

@@ -74,7 +74,7 @@ extension Response: Sendable where Value: Sendable {}
 
 extension Response {
     /// `value` with everything else about the answer it was made from.
-    init(_ value: Value, of answer: TransportResponse) {
+    init(_ value: Value, of answer: ReceivedResponse) {
         self.init(
             value: value, request: answer.request, response: answer.response, data: answer.data,
             timing: answer.timing, source: answer.source, redirects: answer.redirects)

@@ -57,7 +57,7 @@ public struct LoggingPlugin: KonexPlugin {
         sink(lines.joined(separator: "\n"))
     }
 
-    public func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async
+    public func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest) async
     {
         let target = "\(request.httpMethod) \(active.url(request.url.absoluteString))"
         switch result {

@@ -25,7 +25,7 @@ struct Recorders: Sendable {
         for recorder in list { recorder.attemptWillSend(&request, attempt: attempt) }
     }
 
-    func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
+    func attemptDidEnd(_ result: Result<ReceivedResponse, KonexError>, attempt: Int) {
         guard !list.isEmpty else { return }
         tellOfTransportResend(in: result, attempt: attempt)
         for recorder in list { recorder.attemptDidEnd(result, attempt: attempt) }
@@ -33,7 +33,7 @@ struct Recorders: Sendable {
 
     /// The transport sent this attempt twice on its own: instruments hear it as a retry by ``TransportResend``.
     // Not inlined: looking into the result in the pipeline's frame took room in every request's.
-    @inline(never) private func tellOfTransportResend(in result: Result<TransportResponse, KonexError>, attempt: Int) {
+    @inline(never) private func tellOfTransportResend(in result: Result<ReceivedResponse, KonexError>, attempt: Int) {
         guard case .success(let received) = result, let reason = received.transportResend else { return }
         willRetry(
             RetryEvent(
@@ -59,7 +59,7 @@ struct Recorders: Sendable {
 extension Recorders {
     /// The request got through: it ends now, when its streamed body ends, or (a WebSocket) when its connection
     /// closes: the answer carries the recorders to the ``WebSocket``, which ends them.
-    func ended(_ answer: inout TransportResponse, to request: TransportRequest, attempts: Int) {
+    func ended(_ answer: inout ReceivedResponse, to request: TransportRequest, attempts: Int) {
         guard !list.isEmpty else { return }
         if case .webSocket(let connection) = answer.reply.body.storage {
             answer.reply.body = ResponseBody(storage: .webSocket(.init(connection.channel, recorders: self)))

@@ -26,7 +26,7 @@ public final class DataStream: Sendable {
     let totalTimeout: Duration?
 
     init(
-        source: DataRequest, answer: TransportResponse, body: ByteStream, idleTimeout: Duration?,
+        source: DataRequest, answer: ReceivedResponse, body: ByteStream, idleTimeout: Duration?,
         totalTimeout: Duration?
     ) {
         self.source = source

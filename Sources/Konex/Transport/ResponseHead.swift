@@ -57,7 +57,7 @@ public struct ResponseHead: Sendable {
     }
     /// Why the transport sent this request a second time on its own, when it did: `AsyncHTTPClientTransport` sends an
     /// idempotent request again, once, when the kept-alive connection it took turns out closed. Konex then names the
-    /// resend in what plugins see (``TransportResponse/transportResend``), tells instruments (a ``RetryEvent`` from ``TransportResend``) and
+    /// resend in what plugins see (``ReceivedResponse/transportResend``), tells instruments (a ``RetryEvent`` from ``TransportResend``) and
     /// counts it in the client's retry budget. `nil` for a request sent once.
     public var transportResend: String? {
         get { storage.resend }

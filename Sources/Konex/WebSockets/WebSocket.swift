@@ -36,7 +36,7 @@ public final class WebSocket: Sendable {
     }
 
     init(
-        source: DataRequest, answer: TransportResponse, channel: any WebSocketChannel, pingInterval: Duration?,
+        source: DataRequest, answer: ReceivedResponse, channel: any WebSocketChannel, pingInterval: Duration?,
         pongTimeout: Duration, options: WebSocketOptions
     ) {
         self.source = source

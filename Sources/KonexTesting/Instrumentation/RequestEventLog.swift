@@ -64,7 +64,7 @@ public final class RequestEventLog: RequestInstrument {
 
         func attemptWillSend(_ request: inout TransportRequest, attempt: Int) { log.append(.send(attempt: attempt)) }
 
-        func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {
+        func attemptDidEnd(_ result: Result<ReceivedResponse, KonexError>, attempt: Int) {
             switch result {
             case .success(let response):
                 log.append(

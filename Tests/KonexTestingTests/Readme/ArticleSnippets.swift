@@ -163,7 +163,7 @@ extension Readme { static func articleChainAndPipeline3() async throws {
 #sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 81)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: TransportRequest) async { await Spinner.shared.start() }
-    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
+    func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest) async {
         await Spinner.shared.stop()
     }
 }

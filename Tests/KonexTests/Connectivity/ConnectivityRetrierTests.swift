@@ -149,7 +149,7 @@ import Testing
     /// Says offline whenever an attempt fails: a network that is back only until the request goes.
     struct DropsTheNetworkOnFailure: KonexPlugin {
         let monitor: MockConnectivityMonitor
-        func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
+        func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest) async {
             if case .failure = result { monitor.set(.offline) }
         }
     }

@@ -34,7 +34,7 @@ struct Tracer: KonexPlugin, KonexResponseValidator, KonexResponseProcessor, Requ
     let name: String
     let trace: Trace
     func didSendRequest(_ request: TransportRequest) async { trace.add("send:\(name)") }
-    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
+    func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest) async {
         trace.add("receive:\(name)")
     }
     func validate(_ response: ResponseHead, data: Data) throws { trace.add("validate:\(name)") }
@@ -53,12 +53,12 @@ struct Tracer: KonexPlugin, KonexResponseValidator, KonexResponseProcessor, Requ
 /// A plugin that keeps what `read` takes from each answer that came back (copies share what they saw).
 struct AnswerWatch<Value: Sendable>: KonexPlugin {
     private let values = Lock<[Value]>([])
-    let read: @Sendable (TransportResponse) -> Value
+    let read: @Sendable (ReceivedResponse) -> Value
 
     /// What was read, in the order the answers came.
     var seen: [Value] { values.value }
 
-    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
+    func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest) async {
         if case .success(let answer) = result { values.withLock { $0.append(read(answer)) } }
     }
 }

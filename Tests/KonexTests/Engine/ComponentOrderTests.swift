@@ -67,7 +67,7 @@ import Testing
     @Test func pluginsSeeTransportFailures() async throws {
         final class Spy: KonexPlugin {
             let failures = Lock<[KonexError.Stage]>([])
-            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest)
+            func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest)
                 async
             {
                 if case .failure(let error) = result { failures.withLock { $0.append(error.stage) } }

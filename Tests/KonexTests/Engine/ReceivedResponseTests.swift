@@ -5,13 +5,13 @@ import Testing
 
 @testable import Konex
 
-/// `TransportResponse` holds its reply by reference: a copy changed by a plugin's code must not change the original.
-@Suite struct TransportResponseTests {
+/// `ReceivedResponse` holds its reply by reference: a copy changed by a plugin's code must not change the original.
+@Suite struct ReceivedResponseTests {
     let head = ResponseHead(statusCode: 200, url: URL(string: "https://api.example.com/posts")!)
     let timing = RequestTiming(startDate: Date(), total: .milliseconds(5), transport: .milliseconds(4), attempt: 2)
 
     @Test func aChangedCopyLeavesTheOriginalAsItWas() {
-        let original = TransportResponse(response: head, data: Data("[]".utf8), timing: timing)
+        let original = ReceivedResponse(response: head, data: Data("[]".utf8), timing: timing)
         var copy = original
         copy.source = .cache
         copy.isShared = true
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aDownloadsResponseKeepsTheStartOfItsErrorBesideTheFile() {
         let file = URL(fileURLWithPath: "/tmp/konex-never-written")
-        let response = TransportResponse(response: head, data: Data("oops".utf8), timing: timing, file: file)
+        let response = ReceivedResponse(response: head, data: Data("oops".utf8), timing: timing, file: file)
         #expect(response.file == file)
         #expect(response.data == Data("oops".utf8))
     }

@@ -41,7 +41,7 @@ public protocol RequestRecorder: Sendable {
     /// - Parameters:
     ///   - result: The response with its timing, source (cache), queue time and sharing, or the transport failure.
     ///   - attempt: The attempt number, from 1.
-    func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int)
+    func attemptDidEnd(_ result: Result<ReceivedResponse, KonexError>, attempt: Int)
 
     /// Called when a retrier asked for another attempt, before the delay.
     /// - Parameter retry: Which attempt failed, why, who asked, and how long the wait is.
@@ -78,7 +78,7 @@ extension RequestRecorder {
         EarlierSignatures.recordDefault(Self.self, .recorderWillSend)
     }
 
-    public func attemptDidEnd(_ result: Result<TransportResponse, KonexError>, attempt: Int) {}
+    public func attemptDidEnd(_ result: Result<ReceivedResponse, KonexError>, attempt: Int) {}
     public func willRetry(_ retry: RetryEvent) {}
     public func requestDidEnd(_ end: RequestEnd) {}
 }

@@ -60,22 +60,22 @@ public struct PipelineExplanation: Sendable, CustomStringConvertible {
     public let endpoint: String?
     /// The operation the call named (``DataRequest/operation(_:)``), if any.
     public let operationID: String?
-    /// Step 2: adapters, in order.
+    /// Adapt: adapters, in order.
     public let adapters: [Component]
     /// Steps 3 and 5: plugins, in order.
     public let plugins: [Component]
-    /// Step 4: interceptors, outermost first (empty when the terminal skips them).
+    /// Exchange: interceptors, outermost first (empty when the terminal skips them).
     public let interceptors: [Component]
-    /// Step 4: the transport's type name.
+    /// Exchange: the transport's type name.
     public let transport: String
     /// Whether the transport comes from a ``KonexClient/withTransport(_:clock:isolation:operation:)`` scope (a
     /// KonexTesting trait, say) instead of the client.
     public let transportIsScoped: Bool
-    /// Step 6: validators, in order.
+    /// Verdict: validators, in order.
     public let validators: [Component]
-    /// Step 6: retriers, in the order they are asked.
+    /// Verdict: retriers, in the order they are asked.
     public let retriers: [Component]
-    /// Step 7: processors, in order (empty when the terminal skips them).
+    /// Process: processors, in order (empty when the terminal skips them).
     public let processors: [Component]
     /// The client's instruments (tracing, metrics), by type name.
     public let instruments: [String]

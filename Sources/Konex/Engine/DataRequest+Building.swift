@@ -1,7 +1,7 @@
 import Foundation
 
 extension DataRequest {
-    /// Builds the request from the endpoint: URL, query, headers, body, timeout (pipeline step 1). No `URLRequest` is
+    /// Builds the request from the endpoint: URL, query, headers, body, timeout (the pipeline's build). No `URLRequest` is
     /// made on the way: a transport that wants one asks for it.
     /// - Throws: ``KonexError`` with stage `.invalidRequest`.
     /// - Parameter compressing: Whether to compress the body as ``compressingBody(_:minimumBytes:)`` asked (a retry

@@ -106,7 +106,7 @@ import Testing
         func didSendRequest(_ request: URLRequest) async {
             calls.withLock { $0.append("send \(request.httpMethod ?? "") \(request.url?.path ?? "")") }
         }
-        func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: URLRequest) async {
+        func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: URLRequest) async {
             let status = (try? result.get().response.statusCode).map(String.init) ?? "failure"
             calls.withLock { $0.append("receive \(status) \(request.url?.path ?? "")") }
         }
@@ -115,7 +115,7 @@ import Testing
     struct CurrentPlugin: KonexPlugin {
         let calls: Lock<[String]>
         func didSendRequest(_ request: TransportRequest) async { calls.withLock { $0.append("send") } }
-        func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
+        func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest) async {
             calls.withLock { $0.append("receive") }
         }
     }
@@ -163,7 +163,7 @@ import Testing
     @Test func aPluginWithOneHookIsCalledForItAlone() async throws {
         struct ReceiveOnly: KonexPlugin {
             let calls: Lock<[String]>
-            func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest)
+            func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest)
                 async
             {
                 calls.withLock { $0.append("receive \(request.url.path)") }

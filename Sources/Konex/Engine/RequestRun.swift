@@ -1,0 +1,129 @@
+import Foundation
+
+// The pipeline, documented once: `RequestRun.run(from:)` below calls these steps in this order, and each has a file
+// of its own beside this one.
+//
+//  build      RequestRun+Build       the TransportRequest from the KonexRequest (URL, query, headers,
+//             DataRequest+Building   body, timeout); the instruments start recording       stage .invalidRequest
+//  adapt      RequestRun+Adapt       client adapters → request adapters → call-site adapters; instruments
+//                                    add what they carry (a trace context); plugins' didSendRequest,
+//                                    client → request → call site                          stage .adaptation
+//  exchange   RequestRun+Exchange    the interceptors (client → request → call site, outermost first: a
+//                                    cache, a coalescer, a limit) around Transport.send, each redirect hop
+//                                    as a request of its own, the body taken as the terminal wants it
+//                                    (whole, into a file, as it arrives), timed; for every terminal but
+//                                    webSocket(), whose handshake opens a connection       stage .transport / .redirect
+//                                                                                          / .cancelled / .queueFull
+//  verdict    RequestRun+Verdict     plugins' didReceiveResponse (same order, success or failure); validators
+//                                    (client → request → call site); on a failure the retriers, in the same
+//                                    order, may ask for another attempt after a delay, which starts again at
+//                                    adapt with the request built anew                     stage .validation
+//  process    RequestRun+Process     client processors → request processors → call-site processors
+//                                                                                          stage .processing
+//  serialize  the terminal (DataRequest+Responses and its neighbours): data, string, JSON, Decodable
+//                                                                                          stage .decoding
+//
+// Instruments (tracing, metrics) hear of the start, each attempt, each retry and the end (a stream's when its body
+// ends); `DataRequest.explain()` prints this order for one request. Every failure becomes one KonexError carrying
+// the stage, the request, and whatever response there was.
+
+/// One call of a terminal: everything its steps need, settled once before the first attempt, and the steps as
+/// methods.
+///
+/// A class, made once a call: the steps read their settings from it instead of having the same six values handed
+/// through every signature, and each async frame holds one reference to it.
+final class RequestRun: Sendable {
+    /// The request as the caller built it: where each attempt's request is made from, and what errors name.
+    let call: DataRequest
+    let client: KonexClient
+    /// Where the exchange puts the body.
+    let target: BodyTarget
+    /// The instruments' recorders of this call; empty when the client has no instrument.
+    let recorders: Recorders
+    /// When the call started, on the wall clock (for ``RequestTiming/startDate``) and for measuring.
+    let startDate: Date
+    let started: Moment
+
+    // The components, client level first, then the request value's, then the call site's.
+    let adapters: Layers<any RequestAdapter>
+    let plugins: Layers<any KonexPlugin>
+    let validators: Layers<any KonexResponseValidator>
+    let retriers: Layers<any RequestRetrier>
+    let processors: Layers<any KonexResponseProcessor>
+    /// The interceptors around the transport; `nil` when there are none, or for a WebSocket's handshake.
+    let interceptors: InterceptorChain?
+
+    // The route and its limits.
+    let transport: any Transport
+    let redirects: RedirectSettings
+    let maximumResponseSize: Int?
+    let tls: TLSSettings
+    let totalTimeout: Duration?
+
+    /// The first attempt's compressed body, sent again by every retry (an encoder need not repeat itself: JSONEncoder's
+    /// key order varies between runs); `nil` when the body was not compressed.
+    let compressedBody: BodyCompression.Sent?
+    /// The time since the call started on the client's clock, for retriers (a test clock governs their deadlines
+    /// too); `nil`, and nothing started, without retriers.
+    let elapsed: (@Sendable () -> Duration)?
+
+    /// Settles a call whose first request is `first`.
+    init(
+        _ call: DataRequest, into target: BodyTarget, first: TransportRequest, recorders: Recorders, startDate: Date,
+        started: Moment
+    ) {
+        self.call = call
+        let client = call.client
+        self.client = client
+        self.target = target
+        self.recorders = recorders
+        self.startDate = startDate
+        self.started = started
+
+        let shared = client.componentSnapshot
+        let own = call.endpoint.map(RequestLevel.init) ?? RequestLevel()
+        adapters = Layers(shared.adapters, own.adapters, call.adapters)
+        plugins = Layers(shared.plugins, own.plugins, call.plugins)
+        validators = Layers(shared.validators, own.validators, call.validators)
+        retriers = Layers(shared.retriers, own.retriers, call.retriers)
+        processors = Layers(shared.processors, own.processors, call.processors)
+        interceptors = InterceptorChain(Layers(shared.interceptors, own.interceptors, call.interceptors), for: target)
+
+        (transport, redirects) = client.activeRoute
+        maximumResponseSize = client.maximumResponseSize
+        tls = client.tls
+        totalTimeout = call.totalTimeout ?? client.totalTimeout
+
+        compressedBody = call.bodyCompression == nil ? nil : DataRequest.compressedBody(of: first)
+        elapsed = retriers.isEmpty ? nil : DataRequest.stopwatch(client.activeClock)
+    }
+
+    /// The attempt loop, from the first attempt's `request`: each attempt is adapted, exchanged and judged; the
+    /// verdict accepts the answer, asks for another attempt, or ends the call.
+    /// - Throws: ``KonexError`` only.
+    func run(from request: consuming TransportRequest) async throws -> ReceivedResponse {
+        var request = request
+        var attempt = 1
+        var retries: RetryNotes = [:]
+        do {
+            while true {
+                request = try await adapt(request, attempt: attempt)
+                let outcome = await exchange(request, attempt: attempt)
+                switch await verdict(on: outcome, of: request, attempt: attempt, notes: &retries) {
+                case .accept(let answer):
+                    return try process(answer, of: request, attempts: attempt)
+                case .retry(let delay):
+                    try await wait(delay, before: request)
+                    attempt += 1
+                    request = try rebuild()
+                case .fail(let failure):
+                    throw failure
+                }
+            }
+        } catch {
+            let failure = error as? KonexError ?? call.cancellationError()
+            recorders.end(.failure(failure), attempts: attempt)
+            throw failure
+        }
+    }
+}
