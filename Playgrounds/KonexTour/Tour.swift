@@ -272,7 +272,7 @@ struct Announce: KonexPlugin {
     let level: String
     let recorder: Recorder
     func didSendRequest(_ request: TransportRequest) async { recorder.add("\(level) sees request") }
-    func didReceiveResponse(_ result: Result<TransportResponse, KonexError>, for request: TransportRequest) async {
+    func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest) async {
         recorder.add("\(level) sees response")
     }
 }
