@@ -5,7 +5,7 @@ extension DataRequest {
     /// client's redaction: bound to ``Redaction/current`` for every sink on the way, and given to the error thrown.
     /// - Parameter target: Where the body goes; a file's processors are skipped (they need the body in memory).
     /// - Throws: ``KonexError`` only.
-    func execute(body target: BodyTarget = .memory) async throws -> ReceivedResponse {
+    consuming func execute(body target: BodyTarget = .memory) async throws -> ReceivedResponse {
         // The usual request goes straight to the pipeline: every frame between a terminal and the transport is held
         // for the whole wait, and the scopes' frames (a task-local's closure, the exchange kept to mark) took 992 bytes
         // of each parked request though most requests have none of them.

@@ -5,7 +5,7 @@ import Foundation
 extension RequestRun {
     /// The request as this attempt sends it.
     /// - Throws: ``KonexError`` of stage ``KonexError/Stage/adaptation`` when an adapter throws.
-    func adapt(_ request: consuming TransportRequest, attempt: Int) async throws -> TransportRequest {
+    @inline(__always) func adapt(_ request: consuming TransportRequest, attempt: Int) async throws -> TransportRequest {
         var request = request
         if !adapters.isEmpty { request = try await adapted(request, attempt: attempt) }
         recorders.attemptWillSend(&request, attempt: attempt)
@@ -16,7 +16,9 @@ extension RequestRun {
     /// Each adapter in order gets the request: the only reference to it, so it changes without a copy.
     // A frame of its own, entered only when there are adapters: a loop that awaits keeps its element and iterator in
     // the async frame, and in `adapt` that room would be taken by every request.
-    private func adapted(_ request: consuming TransportRequest, attempt: Int) async throws -> TransportRequest {
+    @inline(never) private func adapted(_ request: consuming TransportRequest, attempt: Int) async throws
+        -> TransportRequest
+    {
         for adapter in adapters {
             do {
                 request = try await adapter.adapt(consume request)
@@ -28,7 +30,7 @@ extension RequestRun {
     }
 
     /// The plugins see the request as sent.
-    private func tellPlugins(sent request: TransportRequest) async {
+    @inline(never) private func tellPlugins(sent request: TransportRequest) async {
         for plugin in plugins where !EarlierSignatures.isIdle(plugin, .pluginDidSend) {
             await plugin.didSendRequest(request)
         }

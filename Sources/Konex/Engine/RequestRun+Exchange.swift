@@ -12,7 +12,8 @@ import Foundation
 //                     `maximumResponseSize`, into a file, or as it arrives (with the start of an error body kept)
 extension RequestRun {
     /// Sends one attempt's `request` and takes its answer: never throws, so the verdict sees every failure.
-    func exchange(_ request: TransportRequest, attempt: Int) async -> Result<ReceivedResponse, KonexError> {
+    @_transparent func exchange(_ request: TransportRequest, attempt: Int) async -> Result<ReceivedResponse, KonexError>
+    {
         let sendStarted = Moment.now
         let watch = TransferWatch(progress: call.progress, request: request)
         do {
@@ -52,7 +53,8 @@ extension RequestRun {
     /// honour cancellation would stretch the limit to the body's end); what it answers late is cleaned up.
     /// - Throws: ``TransportFailure`` of kind ``TransportFailure/Kind/timedOut`` past the limit; `CancellationError`
     ///   when the caller is cancelled; the exchange's errors.
-    private func answer(_ request: TransportRequest, within limit: Duration, watch: TransferWatch) async throws
+    @inline(never) private func answer(_ request: TransportRequest, within limit: Duration, watch: TransferWatch)
+        async throws
         -> TransportReply
     {
         let outcome = await firstOf(
@@ -74,7 +76,8 @@ extension RequestRun {
 
     /// The reply to `request`: through the interceptors when there are any, a WebSocket's handshake, or the
     /// transport's, every hop of a redirect chain followed and the body taken as ``target`` wants it.
-    private func answer(_ request: TransportRequest, watch: TransferWatch) async throws -> TransportReply {
+    @_transparent private func answer(_ request: TransportRequest, watch: TransferWatch) async throws -> TransportReply
+    {
         if let interceptors { return try await intercepted(request, through: interceptors, watch: watch) }
         if case .webSocket(let options) = target { return try await handshake(request, options: options) }
         if !tls.isDefault { try tls.check(appliedBy: transport, for: request.url) }
@@ -84,7 +87,9 @@ extension RequestRun {
     }
 
     /// The reply through the interceptors: each hop of a redirect chain passes them as a request of its own.
-    private func intercepted(_ request: TransportRequest, through chain: InterceptorChain, watch: TransferWatch)
+    @inline(never) private func intercepted(
+        _ request: TransportRequest, through chain: InterceptorChain, watch: TransferWatch
+    )
         async throws -> TransportReply
     {
         if !tls.isDefault { try tls.check(appliedBy: transport, for: request.url) }
@@ -112,7 +117,9 @@ extension RequestRun {
     }
 
     /// A WebSocket's handshake: the open connection, once its answer checks out.
-    private func handshake(_ request: TransportRequest, options: WebSocketOptions) async throws -> TransportReply {
+    @inline(never) private func handshake(_ request: TransportRequest, options: WebSocketOptions) async throws
+        -> TransportReply
+    {
         let transport = try client.activeWebSocketTransport()
         var options = options
         if !tls.isDefault {
@@ -139,7 +146,7 @@ extension RequestRun {
 extension RequestRun {
     /// Sends `request` with `send`, then each redirect hop; a hop's body is discarded.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
-    private func sendFollowingRedirects(
+    @inline(__always) private func sendFollowingRedirects(
         _ request: TransportRequest, send: (TransportRequest) async throws -> TransportReply
     ) async throws -> TransportReply {
         if let jar = redirects.cookies {
@@ -162,7 +169,7 @@ extension RequestRun {
     }
 
     /// The redirect loop, from the first 3xx `reply` to `request`.
-    private func followRedirects(
+    @inline(never) private func followRedirects(
         after reply: TransportReply, to request: TransportRequest,
         send: (TransportRequest) async throws -> TransportReply
     ) async throws -> TransportReply {
@@ -198,7 +205,9 @@ extension RequestRun {
 // One hop over the transport.
 extension RequestRun {
     /// Sends `request` once (no redirect followed), telling the transport how the body will be taken.
-    private func sendOnce(_ request: TransportRequest, watch: TransferWatch) async throws -> TransportReply {
+    @inline(__always) private func sendOnce(_ request: TransportRequest, watch: TransferWatch) async throws
+        -> TransportReply
+    {
         let context = transportContext(report: watch.report, observer: watch.observer)
         let (response, body) = try await transport.send(request, context: context)
         return TransportReply(response: response, body: body)
@@ -238,12 +247,20 @@ extension RequestRun {
     /// `reply` with its body taken the way `target` wants it.
     /// - Throws: A ``KonexError`` naming ``KonexClient/maximumResponseSize`` for a body over it (the body is
     ///   stopped); the body's own errors.
-    // The usual reply, a whole body for memory within the limit, returns as it came.
-    private func takeBody(
+    // The usual reply, a whole body for memory within the limit, returns as it came; the rest is taken in a frame of
+    // its own.
+    @inline(__always) private func takeBody(
+        _ reply: TransportReply, for request: TransportRequest, as target: BodyTarget, report: ProgressReport?
+    ) async throws -> TransportReply {
+        if case .memory = target, let data = reply.body.data, data.count <= maximumResponseSize ?? .max { return reply }
+        return try await reshapeBody(reply, for: request, as: target, report: report)
+    }
+
+    /// ``takeBody(_:for:as:report:)`` for every body but a whole one within the limit for memory.
+    @inline(never) private func reshapeBody(
         _ reply: TransportReply, for request: TransportRequest, as target: BodyTarget, report: ProgressReport?
     ) async throws -> TransportReply {
         let limit = maximumResponseSize
-        if case .memory = target, let data = reply.body.data, data.count <= limit ?? .max { return reply }
         let (response, body) = (reply.response, reply.body)
         func replying(_ body: ResponseBody, errorHead: Data = Data()) -> TransportReply {
             var taken = reply

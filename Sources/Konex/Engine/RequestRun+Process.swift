@@ -4,7 +4,9 @@ import Foundation
 extension RequestRun {
     /// The answer for its terminal, with its body after the processors.
     /// - Throws: ``KonexError`` of stage ``KonexError/Stage/processing`` when a processor throws.
-    func process(_ answer: ReceivedResponse, of request: TransportRequest, attempts: Int) throws -> ReceivedResponse {
+    @inline(never) func process(_ answer: ReceivedResponse, of request: TransportRequest, attempts: Int) throws
+        -> ReceivedResponse
+    {
         var answer = answer
         answer.processed = try processedBody(of: answer, for: request)
         recorders.ended(&answer, to: request, attempts: attempts)

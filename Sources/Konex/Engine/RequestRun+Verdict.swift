@@ -14,7 +14,7 @@ extension RequestRun {
     }
 
     /// Judges one attempt's `outcome` for `request`.
-    func verdict(
+    @inline(__always) func verdict(
         on outcome: Result<ReceivedResponse, KonexError>, of request: TransportRequest, attempt: Int,
         notes: inout RetryNotes
     ) async -> Verdict {
@@ -38,7 +38,9 @@ extension RequestRun {
     }
 
     /// The plugins see the outcome.
-    private func tellPlugins(received outcome: Result<ReceivedResponse, KonexError>, for request: TransportRequest)
+    @inline(never) private func tellPlugins(
+        received outcome: Result<ReceivedResponse, KonexError>, for request: TransportRequest
+    )
         async
     {
         for plugin in plugins where !EarlierSignatures.isIdle(plugin, .pluginDidReceive) {
@@ -63,7 +65,9 @@ extension RequestRun {
     }
 
     /// The validation error for `answer`, with its error body decoded when the call asked for it.
-    private func rejection(of answer: ReceivedResponse, for request: TransportRequest, by error: any Error)
+    @inline(never) private func rejection(
+        of answer: ReceivedResponse, for request: TransportRequest, by error: any Error
+    )
         -> KonexError
     {
         let (response, data) = (answer.response, answer.data)
@@ -87,13 +91,13 @@ extension RequestRun {
 
     /// Counts a request that reached the network in the client's retry budget, and tells the retriers (a budget of
     /// their own counts it).
-    private func countInBudget(_ request: TransportRequest) {
+    @inline(never) private func countInBudget(_ request: TransportRequest) {
         client.retryBudget.recordRequest(to: client.origin(of: request))
         for retrier in retriers { retrier.requestWillStart(request) }
     }
 
     /// Asks the retriers in order after a failed attempt: the first that takes it decides.
-    private func retryDecision(
+    @inline(never) private func retryDecision(
         after failure: KonexError, of request: TransportRequest, attempt: Int, notes: inout RetryNotes
     ) async -> Verdict {
         if failure.stage == .cancelled || Task.isCancelled { return .fail(call.cancellationError(request)) }

@@ -69,10 +69,11 @@ final class RequestRun: Sendable {
 
     /// Settles a call whose first request is `first`.
     init(
-        _ call: DataRequest, into target: BodyTarget, first: TransportRequest, recorders: Recorders, startDate: Date,
+        _ call: consuming DataRequest, into target: BodyTarget, first: borrowing TransportRequest, recorders: Recorders,
+        startDate: Date,
         started: Moment
     ) {
-        self.call = call
+        let call = consume call
         let client = call.client
         self.client = client
         self.target = target
@@ -96,18 +97,19 @@ final class RequestRun: Sendable {
 
         compressedBody = call.bodyCompression == nil ? nil : DataRequest.compressedBody(of: first)
         elapsed = retriers.isEmpty ? nil : DataRequest.stopwatch(client.activeClock)
+        self.call = consume call
     }
 
     /// The attempt loop, from the first attempt's `request`: each attempt is adapted, exchanged and judged; the
     /// verdict accepts the answer, asks for another attempt, or ends the call.
     /// - Throws: ``KonexError`` only.
-    func run(from request: consuming TransportRequest) async throws -> ReceivedResponse {
+    @inline(__always) func run(from request: consuming TransportRequest) async throws -> ReceivedResponse {
         var request = request
         var attempt = 1
         var retries: RetryNotes = [:]
         do {
             while true {
-                request = try await adapt(request, attempt: attempt)
+                request = try await adapt(consume request, attempt: attempt)
                 let outcome = await exchange(request, attempt: attempt)
                 switch await verdict(on: outcome, of: request, attempt: attempt, notes: &retries) {
                 case .accept(let answer):
