@@ -11,7 +11,7 @@ import Foundation
 ///     .process(.keyPath("data"))           // processors, in order
 ///     .responseArray(of: Post.self)        // async throws -> [Post]
 /// ```
-/// The order in which components run is documented once, in `Engine/RequestRun.swift`.
+/// The order in which components run is documented once, in `Engine/Pipeline.swift`.
 public struct DataRequest: Sendable {
     enum Source: Sendable {
         case endpoint(any KonexRequest)

@@ -160,7 +160,7 @@ let audited = try await client.request(Audited()).withPlugin(LoggingPlugin()).re
 } }
 
 extension Readme { static func articleChainAndPipeline3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 81)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ChainAndPipeline.md", line: 74)
 struct ActivityIndicator: KonexPlugin {
     func didSendRequest(_ request: TransportRequest) async { await Spinner.shared.start() }
     func didReceiveResponse(_ result: Result<ReceivedResponse, KonexError>, for request: TransportRequest) async {

@@ -1,0 +1,263 @@
+import Foundation
+
+// The steps of `DataRequest`'s pipeline (`run(body:)` in DataRequest+Execution.swift calls them in order): building,
+// adapting, telling plugins, retrying, validating and processing.
+extension DataRequest {
+    // The helpers below are synchronous on purpose: their locals live on the thread's stack for a moment, where an
+    // async function's would take room in the request's async frame for as long as it runs.
+
+    /// Step 1: the request and the instruments' recorders; a request that cannot be built is recorded as failed.
+    func begin(_ target: BodyTarget, instruments: [any RequestInstrument], started: Moment)
+        throws(KonexError) -> (TransportRequest, Recorders)
+    {
+        do {
+            let request = try makeRequest()
+            let recorders = Recorders(
+                instruments, started: started, request: instrumented(request.method, request.url, target))
+            return (request, recorders)
+        } catch {
+            let failure = error as? KonexError ?? cancellationError()
+            Recorders(instruments, started: started, request: instrumented(nil, failure.url, target))
+                .end(.failure(failure), attempts: 0)
+            throw failure
+        }
+    }
+
+    /// The error for an adapter that threw; it consumed the request, so the error names it from the endpoint.
+    private func adaptationFailure(_ error: any Error, by adapter: any RequestAdapter, attempt: Int) -> KonexError {
+        var failure = cancellationError()
+        if !Task.isCancelled {
+            failure.stage = .adaptation
+            failure.message = "adapter \(type(of: adapter)) failed: \(error)"
+            failure.underlyingError = error
+        }
+        failure.attempt = attempt
+        return failure
+    }
+
+    // Steps 2, 3 and 5 run in frames of their own, entered only when there are components: a loop that awaits keeps its
+    // element, its iterator and its arguments in the async frame, and in `run` that room would be held for the whole
+    // request, the transport's wait included.
+
+    /// Step 2: each adapter in order gets the request (the only reference to it, so it changes without a copy).
+    @inline(never) func adapted(
+        _ request: consuming TransportRequest, by adapters: Layers<any RequestAdapter>, attempt: Int
+    ) async throws -> TransportRequest {
+        for adapter in adapters {
+            do {
+                request = try await adapter.adapt(consume request)
+            } catch {
+                throw adaptationFailure(error, by: adapter, attempt: attempt)
+            }
+        }
+        return request
+    }
+
+    /// Step 3: the plugins see the request as sent.
+    @inline(never) static func tell(_ plugins: Layers<any KonexPlugin>, sent request: TransportRequest) async {
+        for plugin in plugins where !isIdle(plugin, .pluginDidSend) {
+            await plugin.didSendRequest(request)
+        }
+    }
+
+    /// Step 5: the plugins see the outcome.
+    @inline(never) static func tell(
+        _ plugins: Layers<any KonexPlugin>, received outcome: Result<ReceivedResponse, KonexError>,
+        for request: TransportRequest
+    ) async {
+        for plugin in plugins where !isIdle(plugin, .pluginDidReceive) {
+            await plugin.didReceiveResponse(outcome, for: request)
+        }
+    }
+
+    /// Whether any of `plugins` may do something when told of `requirement`: a plugin that implements neither signature
+    /// is not called, and when none would be, steps 3 and 5 are not entered (an async call and its frame apiece).
+    static func anyListens(_ plugins: Layers<any KonexPlugin>, _ requirement: EarlierSignatures.Requirement) -> Bool {
+        if plugins.isEmpty { return false }
+        for plugin in plugins where !isIdle(plugin, requirement) { return true }
+        return false
+    }
+
+    /// Whether `plugin`'s type is known to leave `requirement` to its defaults in both signatures.
+    // Generic, so the type is the one the existential holds (the `Self` its default implementations record): asking
+    // `type(of:)` of the existential looked up its dynamic type, 185 instructions a call, twice a request.
+    private static func isIdle<Plugin: KonexPlugin>(_ plugin: Plugin, _ requirement: EarlierSignatures.Requirement)
+        -> Bool
+    {
+        EarlierSignatures.isIdle(Plugin.self, requirement)
+    }
+
+    /// Step 4's interceptor chain: every exchange's but a WebSocket's (its handshake opens a connection, not a body);
+    /// none without interceptors.
+    static func chain(of interceptors: Layers<any TransportInterceptor>, for target: BodyTarget) -> InterceptorChain? {
+        switch target {
+        case _ where interceptors.isEmpty, .webSocket: nil
+        case .memory, .file, .stream: InterceptorChain(interceptors: Array(interceptors))
+        }
+    }
+
+    /// Counts a request that reached the network in the client's retry budget, and tells the retriers (a budget of
+    /// their own counts it).
+    // Not inlined into `run`: its locals would take room in every parked request's frame.
+    @inline(never) static func count(
+        _ request: TransportRequest, in retriers: Layers<any RequestRetrier>, client: KonexClient
+    ) {
+        client.retryBudget.recordRequest(to: client.origin(of: request))
+        for retrier in retriers { retrier.requestWillStart(request) }
+    }
+
+    /// The transport sent the attempt twice on its own: the client's retry budget counts the retry (it already
+    /// happened, so it is never refused); instruments hear of it from the timing (`Recorders.attemptDidEnd`).
+    @inline(never) func transportResent(_ request: TransportRequest) {
+        client.retryBudget.recordRetry(to: client.origin(of: request))
+    }
+
+    /// Step 6, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
+    /// - Throws: `failure` when no retrier takes it, a retrier's own error, or a cancellation error.
+    // Not inlined into `run`: its decisions and waits would take room in every request's async frame, failed or not.
+    @inline(never) func retry(
+        after failure: KonexError, of request: TransportRequest, attempt: Int, retriers: Layers<any RequestRetrier>,
+        elapsed elapsedOnClientClock: (@Sendable () -> Duration)?, notes: inout [Int: String], recorders: Recorders
+    ) async throws {
+        if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
+        let elapsed = elapsedOnClientClock?() ?? .zero
+        var delay: Duration?
+        decide: for (position, retrier) in retriers.enumerated() {
+            // A policy with the default budget (`RetryBudget.perClient`) spends this client's, even when a retrier
+            // of the caller's wraps it.
+            let decision: RetryDecision
+            if let remembering = retrier as? any RememberingRetrier {
+                var note = notes[position]
+                decision = await RetryBudget.$ofClient.withValue(client.retryBudget) {
+                    await remembering.shouldRetry(
+                        request, dueTo: failure, attempt: attempt, elapsed: elapsed, note: &note)
+                }
+                notes[position] = note
+            } else {
+                decision = await RetryBudget.$ofClient.withValue(client.retryBudget) {
+                    await retrier.shouldRetry(request, dueTo: failure, attempt: attempt, elapsed: elapsed)
+                }
+            }
+            switch decision {
+            case .doNotRetry: continue
+            case .retry(let after):
+                delay = after
+                recorders.willRetry(RetryEvent(attempt: attempt, error: failure, retrier: retrier, delay: after))
+                break decide
+            case .fail(var error):
+                error.attempt = attempt
+                throw error
+            }
+        }
+        guard let delay else { throw failure }
+        if Task.isCancelled { throw cancellationError(request) }
+        do {
+            try await client.activeClock.sleep(for: delay)
+        } catch {
+            throw cancellationError(request)
+        }
+    }
+
+    /// What instruments are told about this request before it starts.
+    private func instrumented(_ method: HTTPMethod?, _ url: URL?, _ target: BodyTarget) -> InstrumentedRequest {
+        let kind: InstrumentedRequest.Kind =
+            switch target {
+            case .memory: .data
+            case .file: .download
+            case .stream: .stream
+            case .webSocket: .webSocket
+            }
+        let endpoint = self.endpoint
+        return InstrumentedRequest(
+            method: method ?? endpoint?.method ?? .get, url: url,
+            urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
+    }
+
+    /// Step 6: the first validator that throws decides; the error body is decoded when asked for. A WebSocket's
+    /// 101 is not theirs to judge: its handshake was checked when it opened (`WebSocketHandshakeCheck`).
+    func validate(
+        _ answer: ReceivedResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
+    )
+        -> KonexError?
+    {
+        if answer.reply.webSocket != nil { return nil }
+        let (response, data) = (answer.response, answer.data)
+        for validator in validators {
+            do {
+                try validator.validate(response, data: data)
+            } catch {
+                var failure = KonexError(
+                    stage: .validation, message: String(describing: error),
+                    method: request.method, url: request.url, request: request,
+                    response: response, data: data, underlyingError: error)
+                if answer.reply.errorHeadIsPartial {
+                    failure.isDataPartial = true
+                    failure.message += " (the error body goes on past the \(data.count) bytes kept)"
+                }
+                if let errorDecoder, !data.isEmpty {
+                    do {
+                        failure.errorBody = try errorDecoder.decode(data, client.decoder)
+                    } catch {
+                        failure.message += ErrorBodyDecoder.mismatch(errorDecoder.typeName, error)
+                    }
+                }
+                return failure
+            }
+        }
+        return nil
+    }
+
+    /// Step 7: the answer for its terminal, with its body after processors (in order; with none the received bytes
+    /// pass through untouched), and the instruments told the request got through.
+    // Not inlined into `run`: every copy of the answer made here would take a slot in every request's async frame.
+    @inline(never) func process(
+        _ answer: ReceivedResponse, for request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components,
+        recorders: Recorders, attempts: Int
+    ) throws -> ReceivedResponse {
+        var answer = answer
+        answer.processed = try processed(answer, for: request, endpoint: endpoint, shared: shared)
+        recorders.ended(&answer, to: request, attempts: attempts)
+        return answer
+    }
+
+    /// Step 7's processors, in order: the body after them, or `nil` when there are none to run.
+    private func processed(
+        _ answer: ReceivedResponse, for request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components
+    ) throws -> Data? {
+        // Processors need a whole body in memory: a file's, a stream's or a connection's answer passes as it is.
+        guard var data = answer.reply.body.data else { return nil }
+        let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
+        guard !processors.isEmpty else { return nil }
+        for processor in processors {
+            do {
+                data = try processor.process(data, response: answer.response)
+            } catch {
+                throw KonexError(
+                    stage: .processing, message: "processor \(type(of: processor)) failed: \(error)",
+                    method: request.method, url: request.url, request: request,
+                    response: answer.response, data: data, underlyingError: error, attempt: answer.timing.attempt)
+            }
+        }
+        return data
+    }
+
+    /// A closure that returns the time elapsed on `clock` since this call.
+    static func stopwatch<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
+    /// A `.cancelled` error naming this request (from the endpoint when the built request is not at hand).
+    func cancellationError(_ request: TransportRequest? = nil) -> KonexError {
+        switch source {
+        case .endpoint(let endpoint):
+            let url =
+                request?.url ?? (try? Self.resolve(endpoint.path, against: client.basePrefix, method: endpoint.method))
+            return .cancelled(request, method: endpoint.method, url: url)
+        case .url(let url):
+            return .cancelled(request, method: .get, url: url)
+        case .ready(let given):
+            return .cancelled(request ?? given, method: given.method, url: given.url)
+        }
+    }
+}
