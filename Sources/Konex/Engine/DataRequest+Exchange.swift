@@ -1,11 +1,15 @@
 import Foundation
 
-// Step 4, in the order a request meets it: `send` (timed, cancellation, the total timeout), `reply` (the interceptors,
-// a WebSocket's handshake, or the transport), `Received.following` (every redirect hop a request of its own, with the
-// cookie jar's cookies for its own URL), `Received.receiveOnce` (one hop over the transport) and `Received.taken` (the
-// one place a body is taken the way the caller wants it, within `maximumResponseSize`).
+// The transport step, in the order a request meets it:
+//   DataRequest.send                 the attempt timed, cancellation, progress; within the total timeout when set
+//   DataRequest.reply                through the interceptors (`intercepted`), a WebSocket's handshake, or the transport
+//   Exchange.sendFollowingRedirects  every redirect hop a request of its own (with the cookie jar: `sendWithCookies`;
+//                                    the loop itself: `followRedirects`)
+//   Exchange.sendOnce                one hop over the transport, told how the body will be taken (`transportContext`)
+//   Exchange.takeBody                the one place a body is taken the way the caller wants it, within
+//                                    `maximumResponseSize`: whole, into a file, or as it arrives
 extension DataRequest {
-    /// Step 4: the transport call, timed, with cancellation and the size limit applied.
+    /// The transport step: the call, timed, with cancellation and the size limit applied.
     // Inlined into `run`: one async frame fewer on every request. Transparent, not `@inline(__always)`: the optimizer
     // ignores the latter for a callee of more than 64 blocks called from a caller of more than 64 (a guard against
     // recursion), which `run` and this step both are, and each frame kept costs about 300 instructions a request.
@@ -60,19 +64,19 @@ extension DataRequest {
         }
     }
 
-    /// ``reply(to:into:through:report:observer:)`` within a total timeout (``Received/within(_:on:url:_:)``), in a
+    /// ``reply(to:into:through:report:observer:)`` within a total timeout (``Exchange/withinTotalTimeout(_:on:url:_:)``), in a
     /// frame of its own: only a call with a total timeout pays for the race's room.
     @inline(never) private func replyWithinTotalTimeout(
         _ limit: Duration, to request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?,
         report: ProgressReport?, observer: TransferObserver?
     ) async throws -> TransportReply {
-        try await Received.within(limit, on: client.activeClock, url: request.url) { [self] in
+        try await Exchange.withinTotalTimeout(limit, on: client.activeClock, url: request.url) { [self] in
             try await reply(to: request, into: target, through: chain, report: report, observer: observer)
         }
     }
 
-    /// Step 4's reply itself: the transport's (every hop of a redirect chain), through the interceptors when there
-    /// are any, or a WebSocket's handshake; the body taken as `target` wants it.
+    /// The transport step's reply itself: the transport's (every hop of a redirect chain), through the interceptors
+    /// when there are any, or a WebSocket's handshake; the body taken as `target` wants it.
     // Transparent for the reason `send` is: inlined into it, whatever the two grow to.
     @_transparent func reply(
         to request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?,
@@ -87,7 +91,7 @@ extension DataRequest {
         let (transport, redirects) = client.activeRoute
         let tls = client.tls
         if !tls.isDefault { try tls.check(appliedBy: transport, for: request.url) }
-        return try await Received.receive(
+        return try await Exchange.sendAndFollow(
             request, over: transport, into: target, report: report, observer: observer, redirects: redirects,
             limit: client.maximumResponseSize, tls: tls)
     }
@@ -110,19 +114,19 @@ extension DataRequest {
             case .file: .file
             case .stream: .incremental
             }
-        return try await Received.following(request, redirects: redirects) { hop in
+        return try await Exchange.sendFollowingRedirects(request, redirects: redirects) { hop in
             let reply = try await chain.reply(to: hop, delivery: delivery, clientIdentity: ObjectIdentifier(client)) {
                 request in
-                let context = Received.context(
+                let context = Exchange.transportContext(
                     for: target, report: delivery == .whole ? nil : report, observer: observer, limit: limit, tls: tls)
                 let (response, body) = try await transport.send(request, context: context)
                 let reply = TransportReply(response: response, body: body)
                 guard delivery == .whole, body.data == nil else { return reply }
-                return try await Received.taken(reply, for: request, as: .memory, report: nil, limit: limit)
+                return try await Exchange.takeBody(reply, for: request, as: .memory, report: nil, limit: limit)
             }
             // A body read into memory above passes `taken` again on its fast path (one comparison): a cache's or a
             // canned reply may be over the limit, or wanted in a file or as a stream.
-            return try await Received.taken(reply, for: hop, as: target, report: report, limit: limit)
+            return try await Exchange.takeBody(reply, for: hop, as: target, report: report, limit: limit)
         }
     }
 
@@ -151,7 +155,7 @@ extension DataRequest {
     }
 }
 
-/// Where step 4 puts the response body.
+/// Where the transport step puts the response body.
 enum BodyTarget: Sendable {
     /// In memory, whole (every terminal but downloads).
     case memory
@@ -164,7 +168,7 @@ enum BodyTarget: Sendable {
 }
 
 /// How `stream()` takes its body: the buffer between the network and the reader, and the timeouts that end the body,
-/// watched from the head on `clock` (``Received/taken(_:for:as:report:limit:)`` starts the watch).
+/// watched from the head on `clock` (``Exchange/takeBody(_:for:as:report:limit:)`` starts the watch).
 // A class: the target is handed down every frame of the request, and a reference keeps it one word.
 final class StreamOptions: Sendable {
     let bufferLimit: Int
@@ -180,18 +184,18 @@ final class StreamOptions: Sendable {
     }
 }
 
-/// Step 4: the transport's answer taken the way the caller wants its body (whole into memory, into a file, or as it
+/// The transport step's answer taken the way the caller wants its body (whole into memory, into a file, or as it
 /// arrives), following redirects; the one home of ``KonexClient/maximumResponseSize``, of download progress and of a
 /// streamed body's idle and total timeouts.
-enum Received {
+enum Exchange {
     /// Receives the body of `request` as `target` asks, following redirects by ``RedirectRules`` and `redirects`.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
-    @inline(__always) static func receive(
+    @inline(__always) static func sendAndFollow(
         _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         observer: TransferObserver?, redirects: RedirectSettings, limit: Int?, tls: TLSSettings
     ) async throws -> TransportReply {
-        try await following(request, redirects: redirects) { hop in
-            try await receiveOnce(
+        try await sendFollowingRedirects(request, redirects: redirects) { hop in
+            try await sendOnce(
                 hop, over: transport, into: target, report: report, observer: observer, limit: limit, tls: tls)
         }
     }
@@ -199,41 +203,41 @@ enum Received {
     /// Sends `request` with `send`, then each redirect the rules and the policy allow as a request of its own (so
     /// interceptors, a cache among them, see every hop); a hop's body is discarded.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
-    @inline(__always) static func following(
+    @inline(__always) static func sendFollowingRedirects(
         _ request: TransportRequest, redirects: RedirectSettings,
         send: (TransportRequest) async throws -> TransportReply
     ) async throws -> TransportReply {
         if let jar = redirects.cookies {
-            return try await following(request, redirects: redirects, jar: jar, send: send)
+            return try await sendWithCookies(request, redirects: redirects, jar: jar, send: send)
         }
         let reply = try await send(request)
         // Most answers are not redirects: one comparison, and nothing allocated.
         guard RedirectRules.redirects(reply.response.statusCode) else { return reply }
-        return try await following(reply, of: request, redirects: redirects, send: send)
+        return try await followRedirects(after: reply, to: request, redirects: redirects, send: send)
     }
 
-    /// ``following(_:redirects:send:)`` with a cookie jar: each hop carries the jar's cookies for its own URL, and
+    /// ``sendFollowingRedirects(_:redirects:send:)`` with a cookie jar: each hop carries the jar's cookies for its own URL, and
     /// its `Set-Cookie` lines go into the jar before the next hop is sent. The rules and the policy read the hop
     /// without the jar's cookies, so those never pass from one origin to another.
     // Not inlined: a client without a jar pays one comparison for it.
-    @inline(never) private static func following(
+    @inline(never) private static func sendWithCookies(
         _ request: TransportRequest, redirects: RedirectSettings, jar: CookieJar,
         send: (TransportRequest) async throws -> TransportReply
     ) async throws -> TransportReply {
-        func sendWithCookies(_ hop: TransportRequest) async throws -> TransportReply {
+        func sendHop(_ hop: TransportRequest) async throws -> TransportReply {
             let reply = try await send(jar.attaching(to: hop))
             jar.receive(reply.response, source: reply.source, answering: hop)
             return reply
         }
-        let reply = try await sendWithCookies(request)
+        let reply = try await sendHop(request)
         guard RedirectRules.redirects(reply.response.statusCode) else { return reply }
-        return try await following(reply, of: request, redirects: redirects, send: sendWithCookies)
+        return try await followRedirects(after: reply, to: request, redirects: redirects, send: sendHop)
     }
 
-    /// The redirect loop of ``following(_:redirects:send:)``, from the first 3xx `reply` for `request`.
+    /// The redirect loop of ``sendFollowingRedirects(_:redirects:send:)``, from the first 3xx `reply` for `request`.
     // Not inlined: its requests, hops and decisions would take room in every request's async frame, redirected or not.
-    @inline(never) private static func following(
-        _ reply: TransportReply, of request: TransportRequest, redirects: RedirectSettings,
+    @inline(never) private static func followRedirects(
+        after reply: TransportReply, to request: TransportRequest, redirects: RedirectSettings,
         send: (TransportRequest) async throws -> TransportReply
     ) async throws -> TransportReply {
         var reply = reply
@@ -267,31 +271,31 @@ enum Received {
     /// Sends `request` once (no redirect followed) and takes its body as `target` asks.
     // Inlined, like the other steps between a terminal and the transport: every async frame is entered and resumed
     // once a request, with cold caches after the transport's own work, so each frame saved shows.
-    @inline(__always) static func receiveOnce(
+    @inline(__always) static func sendOnce(
         _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
         observer: TransferObserver?, limit: Int?, tls: TLSSettings
     ) async throws -> TransportReply {
-        let context = context(for: target, report: report, observer: observer, limit: limit, tls: tls)
+        let context = transportContext(for: target, report: report, observer: observer, limit: limit, tls: tls)
         let (response, body) = try await transport.send(request, context: context)
-        return try await taken(
+        return try await takeBody(
             TransportReply(response: response, body: body), for: request, as: target, report: report, limit: limit)
     }
 
-    /// `reply` with its body taken the way `target` wants it (``takenOtherwise(_:for:as:report:limit:)``): the one
+    /// `reply` with its body taken the way `target` wants it (``takeBodyAsTargetWants(_:for:as:report:limit:)``): the one
     /// way from a transport's or an interceptor's reply to the one the rest of the pipeline reads.
     // The usual reply, a whole body for memory within the limit, returns here as it came; the rest is taken in a frame
     // of its own (its locals would otherwise take room in every request's frame).
-    @inline(__always) static func taken(
+    @inline(__always) static func takeBody(
         _ reply: TransportReply, for request: TransportRequest, as target: BodyTarget, report: ProgressReport?,
         limit: Int?
     ) async throws -> TransportReply {
         if case .memory = target, let data = reply.body.data, data.count <= limit ?? .max { return reply }
-        return try await takenOtherwise(reply, for: request, as: target, report: report, limit: limit)
+        return try await takeBodyAsTargetWants(reply, for: request, as: target, report: report, limit: limit)
     }
 
     /// The transport's hint for `target`: a body read into memory is asked for whole, unless it is counted or
     /// limited as it comes; then, like a stream, as it arrives.
-    static func context(
+    static func transportContext(
         for target: BodyTarget, report: ProgressReport?, observer: TransferObserver?, limit: Int?, tls: TLSSettings
     ) -> TransportContext {
         let delivery: BodyDelivery
@@ -322,7 +326,7 @@ enum Received {
     /// and error models. Whatever its form (whole, still arriving, in a file; from a transport, a cache or a canned
     /// reply), each target gets it the same way.
     /// - Throws: A ``KonexError`` naming `limit` for a body over it (the body is stopped); the body's own errors.
-    @inline(never) private static func takenOtherwise(
+    @inline(never) private static func takeBodyAsTargetWants(
         _ reply: TransportReply, for request: TransportRequest, as target: BodyTarget, report: ProgressReport?,
         limit: Int?
     ) async throws -> TransportReply {
@@ -455,14 +459,14 @@ enum Received {
     }
 }
 
-extension Received {
+extension Exchange {
     /// Runs one attempt's exchange within `limit` on `clock` (``firstOf(_:orDeadline:on:discarding:)``): past it the
     /// caller gets a timeout at once and the exchange is cancelled, without waiting for it to stop (a transport slow
     /// to honour cancellation would stretch the limit to the body's end); what it answers late is cleaned up. Only a
     /// call with a total timeout pays for this.
     /// - Throws: ``TransportFailure`` of kind ``TransportFailure/Kind/timedOut`` past the limit; `CancellationError`
     ///   when the caller is cancelled; the exchange's errors.
-    static func within(
+    static func withinTotalTimeout(
         _ limit: Duration, on clock: any Clock<Duration>, url: URL,
         _ reply: @escaping @Sendable () async throws -> TransportReply
     ) async throws -> TransportReply {

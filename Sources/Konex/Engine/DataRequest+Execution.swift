@@ -70,7 +70,7 @@ extension DataRequest {
         let startDate = Date()
         let started = Moment.now
 
-        // 1. build (again for a retry: handing adapters the only reference lets them change it without a copy)
+        // build (again for a retry: handing adapters the only reference lets them change it without a copy)
         let (first, recorders) = try begin(target, instruments: shared.instruments, started: started)
         // A compressed body is made once: every attempt sends the same bytes (an encoder need not repeat itself:
         // JSONEncoder's key order varies between runs), and its temporary file lives as long as the request.
@@ -94,26 +94,26 @@ extension DataRequest {
         var notes: [Int: String] = [:]
         do {
             while true {
-                // 2. adapt
+                // adapt
                 if !adapters.isEmpty { request = try await adapted(consume request, by: adapters, attempt: attempt) }
 
                 // instruments inject what they carry (a trace context), so plugins see the request as sent
                 recorders.attemptWillSend(&request, attempt: attempt)
 
-                // 3. plugins see the request
+                // plugins see the request
                 if Self.anyListens(plugins, .pluginDidSend) { await Self.tell(plugins, sent: request) }
 
-                // 4. transport
+                // transport
                 let outcome = await send(
                     request, into: target, through: chain, attempt: attempt, startDate: startDate, started: started)
                 recorders.attemptDidEnd(outcome, attempt: attempt)
 
-                // 5. plugins see the response
+                // plugins see the outcome
                 if Self.anyListens(plugins, .pluginDidReceive) {
                     await Self.tell(plugins, received: outcome, for: request)
                 }
 
-                // 6. validate
+                // validate
                 let failure: KonexError
                 // (a retry budget counts every request sent, not only the failed ones; a cache hit sent nothing)
                 let counted = attempt == 1 && !retriers.isEmpty
@@ -122,22 +122,24 @@ extension DataRequest {
                     if counted, answer.source != .cache {
                         Self.count(request, in: retriers, client: client)
                     }
-                    guard var rejection = validate(answer, request: request, validators: validators) else {
-                        // 7. process
+                    switch validate(answer, request: request, validators: validators) {
+                    case nil:
+                        // process: the answer passed, and the call ends with it
                         return try process(
                             answer, for: request, endpoint: endpoint, shared: shared, recorders: recorders,
                             attempts: attempt)
+                    case var rejection?:
+                        answer.reply.discard()
+                        rejection.attempt = attempt
+                        failure = rejection
                     }
-                    answer.reply.discard()
-                    rejection.attempt = attempt
-                    failure = rejection
                 case .failure(var error):
                     if counted { Self.count(request, in: retriers, client: client) }
                     error.attempt = attempt
                     failure = error
                 }
 
-                // 6. retry
+                // retry, or end with the failure
                 try await retry(
                     after: failure, of: request, attempt: attempt, retriers: retriers, elapsed: elapsedOnClientClock,
                     notes: &notes, recorders: recorders)

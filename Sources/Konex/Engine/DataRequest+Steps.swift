@@ -1,12 +1,15 @@
 import Foundation
 
-// The steps of `DataRequest`'s pipeline (`run(body:)` in DataRequest+Execution.swift calls them in order): building,
-// adapting, telling plugins, retrying, validating and processing.
+// The steps of `DataRequest`'s pipeline other than the transport's, in the order `run(body:)` (DataRequest+Execution)
+// calls them: build (`begin`; the request itself is made in DataRequest+Building), adapt (`adapted`), the plugins told
+// of the request (`tell(_:sent:)`), the interceptor chain for the transport step (`chain`; the step itself is
+// DataRequest+Exchange), the plugins told of the outcome (`tell(_:received:for:)`), validate (`validate`), the retry
+// budget and the retry decision (`count`, `retry`), process (`process`).
 extension DataRequest {
     // The helpers below are synchronous on purpose: their locals live on the thread's stack for a moment, where an
     // async function's would take room in the request's async frame for as long as it runs.
 
-    /// Step 1: the request and the instruments' recorders; a request that cannot be built is recorded as failed.
+    /// Build: the request and the instruments' recorders; a request that cannot be built is recorded as failed.
     func begin(_ target: BodyTarget, instruments: [any RequestInstrument], started: Moment)
         throws(KonexError) -> (TransportRequest, Recorders)
     {
@@ -23,23 +26,26 @@ extension DataRequest {
         }
     }
 
-    /// The error for an adapter that threw; it consumed the request, so the error names it from the endpoint.
-    private func adaptationFailure(_ error: any Error, by adapter: any RequestAdapter, attempt: Int) -> KonexError {
-        var failure = cancellationError()
-        if !Task.isCancelled {
-            failure.stage = .adaptation
-            failure.message = "adapter \(type(of: adapter)) failed: \(error)"
-            failure.underlyingError = error
-        }
-        failure.attempt = attempt
-        return failure
+    /// What instruments are told about this request before it starts.
+    private func instrumented(_ method: HTTPMethod?, _ url: URL?, _ target: BodyTarget) -> InstrumentedRequest {
+        let kind: InstrumentedRequest.Kind =
+            switch target {
+            case .memory: .data
+            case .file: .download
+            case .stream: .stream
+            case .webSocket: .webSocket
+            }
+        let endpoint = self.endpoint
+        return InstrumentedRequest(
+            method: method ?? endpoint?.method ?? .get, url: url,
+            urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
     }
 
-    // Steps 2, 3 and 5 run in frames of their own, entered only when there are components: a loop that awaits keeps its
+    // Adapting and telling the plugins run in frames of their own, entered only when there are components: a loop that awaits keeps its
     // element, its iterator and its arguments in the async frame, and in `run` that room would be held for the whole
     // request, the transport's wait included.
 
-    /// Step 2: each adapter in order gets the request (the only reference to it, so it changes without a copy).
+    /// Adapt: each adapter in order gets the request (the only reference to it, so it changes without a copy).
     @inline(never) func adapted(
         _ request: consuming TransportRequest, by adapters: Layers<any RequestAdapter>, attempt: Int
     ) async throws -> TransportRequest {
@@ -53,25 +59,20 @@ extension DataRequest {
         return request
     }
 
-    /// Step 3: the plugins see the request as sent.
-    @inline(never) static func tell(_ plugins: Layers<any KonexPlugin>, sent request: TransportRequest) async {
-        for plugin in plugins where !isIdle(plugin, .pluginDidSend) {
-            await plugin.didSendRequest(request)
+    /// The error for an adapter that threw; it consumed the request, so the error names it from the endpoint.
+    private func adaptationFailure(_ error: any Error, by adapter: any RequestAdapter, attempt: Int) -> KonexError {
+        var failure = cancellationError()
+        if !Task.isCancelled {
+            failure.stage = .adaptation
+            failure.message = "adapter \(type(of: adapter)) failed: \(error)"
+            failure.underlyingError = error
         }
-    }
-
-    /// Step 5: the plugins see the outcome.
-    @inline(never) static func tell(
-        _ plugins: Layers<any KonexPlugin>, received outcome: Result<ReceivedResponse, KonexError>,
-        for request: TransportRequest
-    ) async {
-        for plugin in plugins where !isIdle(plugin, .pluginDidReceive) {
-            await plugin.didReceiveResponse(outcome, for: request)
-        }
+        failure.attempt = attempt
+        return failure
     }
 
     /// Whether any of `plugins` may do something when told of `requirement`: a plugin that implements neither signature
-    /// is not called, and when none would be, steps 3 and 5 are not entered (an async call and its frame apiece).
+    /// is not called, and when none would be, the plugins' steps are not entered (an async call and its frame apiece).
     static func anyListens(_ plugins: Layers<any KonexPlugin>, _ requirement: EarlierSignatures.Requirement) -> Bool {
         if plugins.isEmpty { return false }
         for plugin in plugins where !isIdle(plugin, requirement) { return true }
@@ -87,13 +88,70 @@ extension DataRequest {
         EarlierSignatures.isIdle(Plugin.self, requirement)
     }
 
-    /// Step 4's interceptor chain: every exchange's but a WebSocket's (its handshake opens a connection, not a body);
+    /// The plugins see the request as sent.
+    @inline(never) static func tell(_ plugins: Layers<any KonexPlugin>, sent request: TransportRequest) async {
+        for plugin in plugins where !isIdle(plugin, .pluginDidSend) {
+            await plugin.didSendRequest(request)
+        }
+    }
+
+    /// The transport step's interceptor chain: every exchange's but a WebSocket's (its handshake opens a connection, not a body);
     /// none without interceptors.
     static func chain(of interceptors: Layers<any TransportInterceptor>, for target: BodyTarget) -> InterceptorChain? {
         switch target {
         case _ where interceptors.isEmpty, .webSocket: nil
         case .memory, .file, .stream: InterceptorChain(interceptors: Array(interceptors))
         }
+    }
+
+    /// The transport sent the attempt twice on its own: the client's retry budget counts the retry (it already
+    /// happened, so it is never refused); instruments hear of it from the timing (`Recorders.attemptDidEnd`).
+    @inline(never) func transportResent(_ request: TransportRequest) {
+        client.retryBudget.recordRetry(to: client.origin(of: request))
+    }
+
+    /// The plugins see the outcome.
+    @inline(never) static func tell(
+        _ plugins: Layers<any KonexPlugin>, received outcome: Result<ReceivedResponse, KonexError>,
+        for request: TransportRequest
+    ) async {
+        for plugin in plugins where !isIdle(plugin, .pluginDidReceive) {
+            await plugin.didReceiveResponse(outcome, for: request)
+        }
+    }
+
+    /// Validate: the first validator that throws decides; the error body is decoded when asked for. A WebSocket's
+    /// 101 is not theirs to judge: its handshake was checked when it opened (`WebSocketHandshakeCheck`).
+    func validate(
+        _ answer: ReceivedResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
+    )
+        -> KonexError?
+    {
+        if answer.reply.webSocket != nil { return nil }
+        let (response, data) = (answer.response, answer.data)
+        for validator in validators {
+            do {
+                try validator.validate(response, data: data)
+            } catch {
+                var failure = KonexError(
+                    stage: .validation, message: String(describing: error),
+                    method: request.method, url: request.url, request: request,
+                    response: response, data: data, underlyingError: error)
+                if answer.reply.errorHeadIsPartial {
+                    failure.isDataPartial = true
+                    failure.message += " (the error body goes on past the \(data.count) bytes kept)"
+                }
+                if let errorDecoder, !data.isEmpty {
+                    do {
+                        failure.errorBody = try errorDecoder.decode(data, client.decoder)
+                    } catch {
+                        failure.message += ErrorBodyDecoder.mismatch(errorDecoder.typeName, error)
+                    }
+                }
+                return failure
+            }
+        }
+        return nil
     }
 
     /// Counts a request that reached the network in the client's retry budget, and tells the retriers (a budget of
@@ -106,13 +164,7 @@ extension DataRequest {
         for retrier in retriers { retrier.requestWillStart(request) }
     }
 
-    /// The transport sent the attempt twice on its own: the client's retry budget counts the retry (it already
-    /// happened, so it is never refused); instruments hear of it from the timing (`Recorders.attemptDidEnd`).
-    @inline(never) func transportResent(_ request: TransportRequest) {
-        client.retryBudget.recordRetry(to: client.origin(of: request))
-    }
-
-    /// Step 6, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
+    /// Retry, after a failed attempt: asks the retriers in order, then waits the delay the first taker asked for.
     /// - Throws: `failure` when no retrier takes it, a retrier's own error, or a cancellation error.
     // Not inlined into `run`: its decisions and waits would take room in every request's async frame, failed or not.
     @inline(never) func retry(
@@ -158,56 +210,7 @@ extension DataRequest {
         }
     }
 
-    /// What instruments are told about this request before it starts.
-    private func instrumented(_ method: HTTPMethod?, _ url: URL?, _ target: BodyTarget) -> InstrumentedRequest {
-        let kind: InstrumentedRequest.Kind =
-            switch target {
-            case .memory: .data
-            case .file: .download
-            case .stream: .stream
-            case .webSocket: .webSocket
-            }
-        let endpoint = self.endpoint
-        return InstrumentedRequest(
-            method: method ?? endpoint?.method ?? .get, url: url,
-            urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
-    }
-
-    /// Step 6: the first validator that throws decides; the error body is decoded when asked for. A WebSocket's
-    /// 101 is not theirs to judge: its handshake was checked when it opened (`WebSocketHandshakeCheck`).
-    func validate(
-        _ answer: ReceivedResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
-    )
-        -> KonexError?
-    {
-        if answer.reply.webSocket != nil { return nil }
-        let (response, data) = (answer.response, answer.data)
-        for validator in validators {
-            do {
-                try validator.validate(response, data: data)
-            } catch {
-                var failure = KonexError(
-                    stage: .validation, message: String(describing: error),
-                    method: request.method, url: request.url, request: request,
-                    response: response, data: data, underlyingError: error)
-                if answer.reply.errorHeadIsPartial {
-                    failure.isDataPartial = true
-                    failure.message += " (the error body goes on past the \(data.count) bytes kept)"
-                }
-                if let errorDecoder, !data.isEmpty {
-                    do {
-                        failure.errorBody = try errorDecoder.decode(data, client.decoder)
-                    } catch {
-                        failure.message += ErrorBodyDecoder.mismatch(errorDecoder.typeName, error)
-                    }
-                }
-                return failure
-            }
-        }
-        return nil
-    }
-
-    /// Step 7: the answer for its terminal, with its body after processors (in order; with none the received bytes
+    /// Process: the answer for its terminal, with its body after processors (in order; with none the received bytes
     /// pass through untouched), and the instruments told the request got through.
     // Not inlined into `run`: every copy of the answer made here would take a slot in every request's async frame.
     @inline(never) func process(
@@ -220,7 +223,7 @@ extension DataRequest {
         return answer
     }
 
-    /// Step 7's processors, in order: the body after them, or `nil` when there are none to run.
+    /// The processors, in order: the body after them, or `nil` when there are none to run.
     private func processed(
         _ answer: ReceivedResponse, for request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components
     ) throws -> Data? {
@@ -260,4 +263,5 @@ extension DataRequest {
             return .cancelled(request ?? given, method: given.method, url: given.url)
         }
     }
+
 }

@@ -1,5 +1,5 @@
 // The pipeline order, documented once. The engine is this folder: `DataRequest+Execution.swift` runs the steps in this
-// order, `DataRequest+Building.swift` is step 1, `DataRequest+Exchange.swift` step 4 (the transport call, redirects
+// order, `DataRequest+Building.swift` is the build, `DataRequest+Exchange.swift` the transport (the call, redirects
 // and taking the body), `DataRequest+Steps.swift` the others; `Answers.swift` holds what comes back.
 //
 //  1. build      the TransportRequest from the KonexRequest (URL, query, headers, body) stage .invalidRequest
