@@ -4,15 +4,6 @@ import Foundation
 struct InterceptorChain: Sendable {
     let interceptors: [any TransportInterceptor]
 
-    /// The chain of every exchange's but a WebSocket's (its handshake opens a connection, not a body); none without
-    /// interceptors.
-    init?(_ interceptors: Layers<any TransportInterceptor>, for target: BodyTarget) {
-        switch target {
-        case _ where interceptors.isEmpty, .webSocket: return nil
-        case .memory, .file, .stream: self.interceptors = Array(interceptors)
-        }
-    }
-
     /// Runs `request` through the interceptors from `index` on, then `transport`.
     func reply(
         to request: TransportRequest, from index: Int = 0, delivery: BodyDelivery, clientIdentity: ObjectIdentifier?,

@@ -37,14 +37,13 @@ struct Layers<Element>: Sequence {
 
 /// A request value's own components (its ``KonexRequest`` lists), read in one pass: the middle level of each
 /// ``Layers``. One pass, because each `endpoint?.requestAdapters` and the like copied the whole optional existential
-/// (six outlined copies, about 690 instructions a request for five).
-struct RequestLevel: Sendable {
+/// (five outlined copies, about 690 instructions a request).
+struct RequestLevel {
     var adapters: [any RequestAdapter] = []
     var plugins: [any KonexPlugin] = []
     var validators: [any KonexResponseValidator] = []
     var retriers: [any RequestRetrier] = []
     var interceptors: [any TransportInterceptor] = []
-    var processors: [any KonexResponseProcessor] = []
 
     /// No request value: a call by path or `URLRequest` adds nothing between the client and the call site.
     init() {}
@@ -56,8 +55,5 @@ struct RequestLevel: Sendable {
         validators = endpoint.requestResponseValidators
         retriers = endpoint.requestRetriers
         interceptors = endpoint.requestInterceptors
-        processors = endpoint.requestResponseProcessors
     }
 }
-
-extension Layers: Sendable where Element: Sendable {}
