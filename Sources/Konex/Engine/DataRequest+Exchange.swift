@@ -164,7 +164,8 @@ enum BodyTarget: Sendable {
     /// As it arrives, after the head: `stream()`. Validators see the head (and the start of an error body).
     case stream(StreamOptions)
     /// No body: the handshake's 101 opens a WebSocket connection (`webSocket()`). Validators do not run on it.
-    case webSocket(WebSocketOptions)
+    // Boxed: the options are large, and the target is kept in the async frames of every call (65 bytes inline).
+    indirect case webSocket(WebSocketOptions)
 }
 
 /// How `stream()` takes its body: the buffer between the network and the reader, and the timeouts that end the body,
