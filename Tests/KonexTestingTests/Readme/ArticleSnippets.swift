@@ -628,7 +628,7 @@ let parts: RequestBody = .multipart(multipartForm)                    // see Upl
 } }
 
 extension Readme { static func articleResponsesAndDecoding1() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 25)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 42)
 let response = try await client.request("/posts/1").response(of: Post.self)
 print(response.value.title, response.statusCode, response.headers["ETag"] ?? "-", response.timing.total)
 
@@ -642,7 +642,7 @@ let first = try await client.request("/feed").responseObject(of: Post.self, atKe
 } }
 
 extension Readme { static func articleResponsesAndDecoding2() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 39)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 57)
 let handle = client.request(GetPosts()).responseArray(of: Post.self,
     onSuccess: { posts in show(posts) },
     onError: { error in show(error) })
@@ -652,7 +652,7 @@ handle.cancel()   // onError gets `.cancelled` once, unless an outcome was alrea
 } }
 
 extension Readme { static func articleResponsesAndDecoding3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 48)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 66)
 client.requestArray(of: Post.self, request: GetAllPostsRequest(),
     onSuccess: { (posts: [Post]) in /* … */ },
     onError: { (error: Error) in /* … */ })
@@ -662,7 +662,7 @@ client.request(request: GetPosts(), responseValidators: [.statusCode(200..<300)]
 } }
 
 extension Readme { static func articleResponsesAndDecoding4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 76)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 94)
 do {
     let user = try await client.request(GetProfile()).validate()
         .responseObject(of: User.self, errorType: APIError.self)

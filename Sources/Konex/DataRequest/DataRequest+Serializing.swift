@@ -1,29 +1,9 @@
 import Foundation
 
+// The serializing step shared by every terminal (the pipeline's last, after `execute()`): the body decoded as a model,
+// read as text or JSON, any failure a decoding-stage `KonexError`. The terminals themselves are in one file per family
+// (DataRequest+ResponseData, +ResponseString, +ResponseJSON, +ResponseObject, +ResponseArray).
 extension DataRequest {
-    /// Sends the request and returns the envelope with the (processed) body.
-    /// - Returns: The body with the request, response and timing.
-    /// - Throws: ``KonexError``.
-    public consuming func response() async throws -> Response<Data> {
-        try await serialize { answer in answer.processedData }
-    }
-
-    /// Sends the request and decodes the body as `type`, returning the envelope.
-    /// - Parameters:
-    ///   - type: The type to decode; `Empty` or an optional accept an empty body.
-    ///   - keyPath: A dotted path to a nested value (`"data.items"`), found without re-serializing.
-    ///   - decoder: A decoder for this call; the client's by default.
-    ///   - errorType: The server's error model, decoded when validation fails.
-    /// - Throws: ``KonexError``.
-    public consuming func response<T: Decodable & Sendable>(
-        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
-        errorType: (any (Decodable & Sendable).Type)? = nil
-    ) async throws -> Response<T> {
-        let request = decodingErrors(as: errorType)
-        let answer = try await request.execute()
-        return Response(try request.decoded(type, from: answer, atKeyPath: keyPath, decoder: decoder), of: answer)
-    }
-
     /// ``response(of:atKeyPath:decoder:errorType:)`` without the envelope, for the terminals that return the value.
     // Inlined into each terminal: one async frame fewer on every request.
     @inline(__always) func value<T: Decodable & Sendable>(
@@ -45,64 +25,6 @@ extension DataRequest {
         return try Self.serialized(answer) { answer in
             try Self.decode(type, from: answer, keyPath: path, decoder: decoder)
         }
-    }
-
-    /// Sends the request and returns the (processed) body.
-    /// - Throws: ``KonexError``.
-    public consuming func responseData() async throws -> Data { try await execute().processedData }
-
-    /// Sends the request and returns the body as text, in the response's charset (UTF-8 when none is given).
-    /// - Parameter encoding: Forces an encoding instead of the response's charset.
-    /// - Throws: ``KonexError`` with stage `.decoding` when the bytes are not valid in that encoding.
-    public consuming func responseString(encoding: String.Encoding? = nil) async throws -> String {
-        try Self.serialized(try await execute()) { answer in
-            let encoding =
-                encoding ?? answer.response.value(forHTTPHeaderField: "Content-Type")
-                .flatMap(MediaType.charset(of:)).flatMap(Self.encoding(named:)) ?? .utf8
-            guard let text = String(data: answer.processedData, encoding: encoding) else {
-                throw KonexError.decoding(
-                    StringDecodingFailure(encoding: encoding), keyPath: nil, request: answer.request,
-                    response: answer.response, data: answer.data)
-            }
-            return text
-        }
-    }
-
-    /// Sends the request and parses the body as a ``JSON`` value (Konex's optional JSON parsing).
-    /// - Parameter keyPath: A dotted path to a nested value.
-    /// - Throws: ``KonexError``; an empty body is an error, not `.null`.
-    public consuming func responseJSON(atKeyPath keyPath: String? = nil) async throws -> JSON {
-        try await value(of: JSON.self, atKeyPath: keyPath, decoder: nil, errorType: nil)
-    }
-
-    /// Sends the request and decodes one object.
-    /// - Parameters:
-    ///   - type: The type to decode.
-    ///   - keyPath: A dotted path to a nested value (`"data.user"`).
-    ///   - decoder: A decoder for this call; the client's by default.
-    ///   - errorType: The server's error model, decoded when validation fails.
-    /// - Returns: The decoded value.
-    /// - Throws: ``KonexError``; decoding failures carry the coding path and the start of the body.
-    public consuming func responseObject<T: Decodable & Sendable>(
-        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
-        errorType: (any (Decodable & Sendable).Type)? = nil
-    ) async throws -> T {
-        try await value(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType)
-    }
-
-    /// Sends the request and decodes an array.
-    /// - Parameters:
-    ///   - type: The element type.
-    ///   - keyPath: A dotted path to a nested array (`"data.items"`).
-    ///   - decoder: A decoder for this call; the client's by default.
-    ///   - errorType: The server's error model, decoded when validation fails.
-    /// - Returns: The decoded elements.
-    /// - Throws: ``KonexError``.
-    public consuming func responseArray<T: Decodable & Sendable>(
-        of type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
-        errorType: (any (Decodable & Sendable).Type)? = nil
-    ) async throws -> [T] {
-        try await value(of: [T].self, atKeyPath: keyPath, decoder: decoder, errorType: errorType)
     }
 
     /// Serializing: runs the pipeline, then `body`, mapping any error to a decoding-stage ``KonexError``.
@@ -172,7 +94,7 @@ extension DataRequest {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    private static func encoding(named charset: String) -> String.Encoding? {
+    static func encoding(named charset: String) -> String.Encoding? {
         switch charset {
         case "utf-8", "utf8": .utf8
         case "iso-8859-1", "latin1", "iso-latin-1": .isoLatin1
@@ -202,12 +124,4 @@ struct StringDecodingFailure: Error, CustomStringConvertible {
 }
 
 extension DataRequest {
-    /// The Konex 1 spelling of `responseObject(of:atKeyPath:decoder:errorType:)`.
-    @available(*, deprecated, renamed: "responseObject(of:atKeyPath:decoder:errorType:)")
-    public consuming func responseObject<T: Decodable & Sendable>(
-        ofType type: T.Type, atKeyPath keyPath: String? = nil, decoder: JSONDecoder? = nil,
-        errorType: (any (Decodable & Sendable).Type)? = nil
-    ) async throws -> T {
-        try await responseObject(of: type, atKeyPath: keyPath, decoder: decoder, errorType: errorType)
-    }
 }
