@@ -12,7 +12,10 @@ extension DataRequest {
     /// The transport step: the call, timed, with cancellation and the size limit applied.
     // Inlined into `run`: one async frame fewer on every request. Transparent, not `@inline(__always)`: the optimizer
     // ignores the latter for a callee of more than 64 blocks called from a caller of more than 64 (a guard against
-    // recursion), which `run` and this step both are, and each frame kept costs about 300 instructions a request.
+    // recursion), which `run` and this step both are. Measured 2026-12-01 with this step's six inlining attributes
+    // (`send`, `reply`, `sendAndFollow`, `sendFollowingRedirects`, `sendOnce`, `takeBody`) all removed: pipeline_mock
+    // 29,489 -> 30,571 instructions, cache_hit 36,963 -> 37,936, and 6,261 -> 8,541 bytes held by a parked request,
+    // for 73 KB less machine code (this file and DataRequest+Execution: 187 KB of text -> 114 KB). They stay.
     @_transparent func send(
         _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?, attempt: Int,
         startDate: Date,
