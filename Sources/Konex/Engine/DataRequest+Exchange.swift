@@ -5,9 +5,12 @@ import Foundation
 //   DataRequest.reply                through the interceptors (`intercepted`), a WebSocket's handshake, or the transport
 //   Exchange.sendFollowingRedirects  every redirect hop a request of its own (with the cookie jar: `sendWithCookies`;
 //                                    the loop itself: `followRedirects`)
-//   Exchange.sendOnce                one hop over the transport, told how the body will be taken (`transportContext`)
+//   Exchange.sendOnce                one hop over the transport, told how the body will be taken
+//                                    (`Receiving.transportContext`)
 //   Exchange.takeBody                the one place a body is taken the way the caller wants it, within
 //                                    `maximumResponseSize`: whole, into a file, or as it arrives
+// What an attempt receives, and how (the body's target, its progress report, the transport's observer, the limit and
+// TLS), is one `Receiving` value, made in `send` and handed down whole.
 extension DataRequest {
     /// The transport step: the call, timed, with cancellation and the size limit applied.
     // Inlined into `run`: one async frame fewer on every request. Transparent, not `@inline(__always)`: the optimizer
@@ -38,14 +41,14 @@ extension DataRequest {
                 },
                 phases: { phases.value = $0 })
         }
+        let receiving = Receiving(
+            target: target, report: report, observer: observer, limit: client.maximumResponseSize, tls: client.tls)
         do {
             let reply: TransportReply
             if let limit = totalTimeout ?? client.totalTimeout {
-                reply = try await replyWithinTotalTimeout(
-                    limit, to: request, into: target, through: chain, report: report, observer: observer)
+                reply = try await replyWithinTotalTimeout(limit, to: request, through: chain, receiving: receiving)
             } else {
-                reply = try await self.reply(
-                    to: request, into: target, through: chain, report: report, observer: observer)
+                reply = try await self.reply(to: request, through: chain, receiving: receiving)
             }
             let now = Moment.now
             if let report, !report.hasFinished { report.answered(by: reply) }
@@ -67,14 +70,13 @@ extension DataRequest {
         }
     }
 
-    /// ``reply(to:into:through:report:observer:)`` within a total timeout (``Exchange/withinTotalTimeout(_:on:url:_:)``), in a
+    /// ``reply(to:through:receiving:)`` within a total timeout (``Exchange/withinTotalTimeout(_:on:url:_:)``), in a
     /// frame of its own: only a call with a total timeout pays for the race's room.
     @inline(never) private func replyWithinTotalTimeout(
-        _ limit: Duration, to request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?,
-        report: ProgressReport?, observer: TransferObserver?
+        _ limit: Duration, to request: TransportRequest, through chain: InterceptorChain?, receiving: Receiving
     ) async throws -> TransportReply {
         try await Exchange.withinTotalTimeout(limit, on: client.activeClock, url: request.url) { [self] in
-            try await reply(to: request, into: target, through: chain, report: report, observer: observer)
+            try await reply(to: request, through: chain, receiving: receiving)
         }
     }
 
@@ -82,37 +84,28 @@ extension DataRequest {
     /// when there are any, or a WebSocket's handshake; the body taken as `target` wants it.
     // Transparent for the reason `send` is: inlined into it, whatever the two grow to.
     @_transparent func reply(
-        to request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?,
-        report: ProgressReport?, observer: TransferObserver?
+        to request: TransportRequest, through chain: InterceptorChain?, receiving: Receiving
     ) async throws -> TransportReply {
         // The interceptors' and the handshake's ways run in frames of their own: their locals and closures would
         // otherwise take room in every request's async frame.
-        if let chain {
-            return try await intercepted(request, into: target, through: chain, report: report, observer: observer)
-        }
-        if case .webSocket(let options) = target { return try await handshake(request, options: options) }
+        if let chain { return try await intercepted(request, through: chain, receiving: receiving) }
+        if case .webSocket(let options) = receiving.target { return try await handshake(request, options: options) }
         let (transport, redirects) = client.activeRoute
-        let tls = client.tls
-        if !tls.isDefault { try tls.check(appliedBy: transport, for: request.url) }
-        return try await Exchange.sendAndFollow(
-            request, over: transport, into: target, report: report, observer: observer, redirects: redirects,
-            limit: client.maximumResponseSize, tls: tls)
+        if !receiving.tls.isDefault { try receiving.tls.check(appliedBy: transport, for: request.url) }
+        return try await Exchange.sendAndFollow(request, over: transport, redirects: redirects, receiving: receiving)
     }
 
     /// The reply through the interceptors: each hop of a redirect chain passes them as a request of its own.
     @inline(never) private func intercepted(
-        _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain, report: ProgressReport?,
-        observer: TransferObserver?
+        _ request: TransportRequest, through chain: InterceptorChain, receiving: Receiving
     ) async throws -> TransportReply {
         let (transport, redirects) = client.activeRoute
-        let limit = client.maximumResponseSize
-        let tls = client.tls
-        if !tls.isDefault { try tls.check(appliedBy: transport, for: request.url) }
+        if !receiving.tls.isDefault { try receiving.tls.check(appliedBy: transport, for: request.url) }
         // A whole body's innermost call may answer several callers (coalescing) or none (a cache hit), so it is read
         // into memory there, within the limit, and its progress is reported at the ends only; a stream or a download
         // has one caller and passes the interceptors as the transport handed it over, to be taken after them.
         let delivery: BodyDelivery =
-            switch target {
+            switch receiving.target {
             case .memory, .webSocket: .whole
             case .file: .file
             case .stream: .incremental
@@ -120,16 +113,15 @@ extension DataRequest {
         return try await Exchange.sendFollowingRedirects(request, redirects: redirects) { hop in
             let reply = try await chain.reply(to: hop, delivery: delivery, clientIdentity: ObjectIdentifier(client)) {
                 request in
-                let context = Exchange.transportContext(
-                    for: target, report: delivery == .whole ? nil : report, observer: observer, limit: limit, tls: tls)
-                let (response, body) = try await transport.send(request, context: context)
+                let innermost = delivery == .whole ? receiving.wholeAndUncounted : receiving
+                let (response, body) = try await transport.send(request, context: innermost.transportContext)
                 let reply = TransportReply(response: response, body: body)
                 guard delivery == .whole, body.data == nil else { return reply }
-                return try await Exchange.takeBody(reply, for: request, as: .memory, report: nil, limit: limit)
+                return try await Exchange.takeBody(reply, for: request, receiving: innermost)
             }
-            // A body read into memory above passes `taken` again on its fast path (one comparison): a cache's or a
+            // A body read into memory above passes `takeBody` again on its fast path (one comparison): a cache's or a
             // canned reply may be over the limit, or wanted in a file or as a stream.
-            return try await Exchange.takeBody(reply, for: hop, as: target, report: report, limit: limit)
+            return try await Exchange.takeBody(reply, for: hop, receiving: receiving)
         }
     }
 
@@ -155,6 +147,53 @@ extension DataRequest {
         }
         jar?.receive(channel.response, source: .network, answering: sent)
         return TransportReply(response: channel.response, body: .webSocket(channel))
+    }
+}
+
+/// How one attempt receives its answer: where the body goes, who counts it as it comes, where the transport reports
+/// upload progress and phase timings, the size limit and the TLS the connection must use. Made once an attempt by
+/// `send`, and handed down the transport step whole.
+struct Receiving: Sendable {
+    let target: BodyTarget
+    /// The attempt's progress events, when the caller observes progress.
+    let report: ProgressReport?
+    /// Where the transport reports; `nil` when nobody listens.
+    let observer: TransferObserver?
+    /// ``KonexClient/maximumResponseSize``.
+    let limit: Int?
+    let tls: TLSSettings
+
+    /// What the innermost call of an interceptor chain receives for a whole body: it may answer several callers
+    /// (coalescing) or none (a cache hit), so the body is read into memory there and its progress reported at the ends
+    /// only.
+    var wholeAndUncounted: Receiving {
+        Receiving(target: .memory, report: nil, observer: observer, limit: limit, tls: tls)
+    }
+
+    /// The transport's hint: a body read into memory is asked for whole, unless it is counted or limited as it comes;
+    /// then, like a stream, as it arrives.
+    var transportContext: TransportContext {
+        let delivery: BodyDelivery
+        var bufferLimit = ByteStream.defaultBufferLimit
+        switch target {
+        case .memory, .webSocket:
+            if let limit {
+                delivery = .incremental
+                bufferLimit = Swift.max(bufferLimit, Swift.min(limit, Int.max / 2) + 1)
+            } else {
+                delivery = report == nil ? .whole : .incremental
+                // Counted as it comes, the body still ends whole in memory: a buffer limit would only fail a transfer
+                // whose reader (this gather loop) a loaded machine delayed. A transport that cannot pause (libcurl)
+                // failed a 10 MB echo with "fell more than 8388608 bytes behind" on CI.
+                if report != nil { bufferLimit = Int.max / 2 }
+            }
+        case .file:
+            delivery = .file
+        case .stream(let options):
+            delivery = .incremental
+            bufferLimit = options.bufferLimit
+        }
+        return TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer, tls: tls)
     }
 }
 
@@ -192,15 +231,14 @@ final class StreamOptions: Sendable {
 /// arrives), following redirects; the one home of ``KonexClient/maximumResponseSize``, of download progress and of a
 /// streamed body's idle and total timeouts.
 enum Exchange {
-    /// Receives the body of `request` as `target` asks, following redirects by ``RedirectRules`` and `redirects`.
+    /// Sends `request` over `transport` and receives its answer as `receiving` says, following redirects by
+    /// ``RedirectRules`` and `redirects`.
     /// - Throws: A ``KonexError`` of stage ``KonexError/Stage/redirect`` for a redirect the rules refuse.
     @inline(__always) static func sendAndFollow(
-        _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
-        observer: TransferObserver?, redirects: RedirectSettings, limit: Int?, tls: TLSSettings
+        _ request: TransportRequest, over transport: any Transport, redirects: RedirectSettings, receiving: Receiving
     ) async throws -> TransportReply {
         try await sendFollowingRedirects(request, redirects: redirects) { hop in
-            try await sendOnce(
-                hop, over: transport, into: target, report: report, observer: observer, limit: limit, tls: tls)
+            try await sendOnce(hop, over: transport, receiving: receiving)
         }
     }
 
@@ -272,17 +310,14 @@ enum Exchange {
         }
     }
 
-    /// Sends `request` once (no redirect followed) and takes its body as `target` asks.
+    /// Sends `request` once (no redirect followed) and takes its body as `receiving` says.
     // Inlined, like the other steps between a terminal and the transport: every async frame is entered and resumed
     // once a request, with cold caches after the transport's own work, so each frame saved shows.
     @inline(__always) static func sendOnce(
-        _ request: TransportRequest, over transport: any Transport, into target: BodyTarget, report: ProgressReport?,
-        observer: TransferObserver?, limit: Int?, tls: TLSSettings
+        _ request: TransportRequest, over transport: any Transport, receiving: Receiving
     ) async throws -> TransportReply {
-        let context = transportContext(for: target, report: report, observer: observer, limit: limit, tls: tls)
-        let (response, body) = try await transport.send(request, context: context)
-        return try await takeBody(
-            TransportReply(response: response, body: body), for: request, as: target, report: report, limit: limit)
+        let (response, body) = try await transport.send(request, context: receiving.transportContext)
+        return try await takeBody(TransportReply(response: response, body: body), for: request, receiving: receiving)
     }
 
     /// `reply` with its body taken the way `target` wants it (``takeBodyAsTargetWants(_:for:as:report:limit:)``): the one
@@ -290,39 +325,13 @@ enum Exchange {
     // The usual reply, a whole body for memory within the limit, returns here as it came; the rest is taken in a frame
     // of its own (its locals would otherwise take room in every request's frame).
     @inline(__always) static func takeBody(
-        _ reply: TransportReply, for request: TransportRequest, as target: BodyTarget, report: ProgressReport?,
-        limit: Int?
+        _ reply: TransportReply, for request: TransportRequest, receiving: Receiving
     ) async throws -> TransportReply {
-        if case .memory = target, let data = reply.body.data, data.count <= limit ?? .max { return reply }
-        return try await takeBodyAsTargetWants(reply, for: request, as: target, report: report, limit: limit)
-    }
-
-    /// The transport's hint for `target`: a body read into memory is asked for whole, unless it is counted or
-    /// limited as it comes; then, like a stream, as it arrives.
-    static func transportContext(
-        for target: BodyTarget, report: ProgressReport?, observer: TransferObserver?, limit: Int?, tls: TLSSettings
-    ) -> TransportContext {
-        let delivery: BodyDelivery
-        var bufferLimit = ByteStream.defaultBufferLimit
-        switch target {
-        case .memory, .webSocket:
-            if let limit {
-                delivery = .incremental
-                bufferLimit = Swift.max(bufferLimit, Swift.min(limit, Int.max / 2) + 1)
-            } else {
-                delivery = report == nil ? .whole : .incremental
-                // Counted as it comes, the body still ends whole in memory: a buffer limit would only fail a transfer
-                // whose reader (this gather loop) a loaded machine delayed. A transport that cannot pause (libcurl)
-                // failed a 10 MB echo with "fell more than 8388608 bytes behind" on CI.
-                if report != nil { bufferLimit = Int.max / 2 }
-            }
-        case .file:
-            delivery = .file
-        case .stream(let options):
-            delivery = .incremental
-            bufferLimit = options.bufferLimit
+        if case .memory = receiving.target, let data = reply.body.data, data.count <= receiving.limit ?? .max {
+            return reply
         }
-        return TransportContext(delivery: delivery, bufferLimit: bufferLimit, observer: observer, tls: tls)
+        return try await takeBodyAsTargetWants(
+            reply, for: request, as: receiving.target, report: receiving.report, limit: receiving.limit)
     }
 
     /// Takes the reply's body the way `target` wants it: the one place a body is read into memory (within `limit`, counting
