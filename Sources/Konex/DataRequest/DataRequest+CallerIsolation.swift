@@ -1,7 +1,7 @@
 import Foundation
 
-// How the terminals for models whose `Decodable` conformance belongs to the caller's actor work (the forms themselves are
-// in DataRequest+ResponseObject.swift and DataRequest+ResponseArray.swift, beside the `Sendable` ones).
+// How the terminals for models whose `Decodable` conformance belongs to the caller's actor work (the forms themselves
+// are in DataRequest+ResponseObject.swift and DataRequest+ResponseArray.swift, beside the `Sendable` ones).
 //
 // In a target that is main-actor isolated by default (Xcode 26's app template: `defaultIsolation(MainActor.self)` with
 // `InferIsolatedConformances`), `struct Post: Codable` conforms on the main actor, and Swift refuses it wherever a

@@ -51,4 +51,18 @@ extension DataRequest {
     ) -> RequestHandle {
         deliver(on: queue, { try await $0.responseString(encoding: encoding) }, completion: split(onSuccess, onError))
     }
+
+    /// The text encoding a `charset` parameter names; `nil` for one Konex does not read.
+    private static func encoding(named charset: String) -> String.Encoding? {
+        switch charset {
+        case "utf-8", "utf8": .utf8
+        case "iso-8859-1", "latin1", "iso-latin-1": .isoLatin1
+        case "us-ascii", "ascii": .ascii
+        case "utf-16": .utf16
+        case "utf-16le": .utf16LittleEndian
+        case "utf-16be": .utf16BigEndian
+        case "windows-1252", "cp1252": .windowsCP1252
+        default: nil
+        }
+    }
 }

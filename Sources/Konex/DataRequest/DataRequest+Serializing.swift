@@ -14,9 +14,9 @@ extension DataRequest {
         return try request.decoded(type, from: try await request.execute(), atKeyPath: keyPath, decoder: decoder)
     }
 
-    /// Serializing for the decoding terminals: `type` from the answer's body at `keyPath`, with `decoder` or the client's,
-    /// any failure a decoding-stage ``KonexError``. Synchronous, so it runs wherever its caller does: off the caller's
-    /// actor for `Sendable` models, on it for models isolated there (DataRequest+CallerIsolation.swift).
+    /// Serializing for the decoding terminals: `type` from the answer's body at `keyPath`, with `decoder` or the
+    /// client's, any failure a decoding-stage ``KonexError``. Synchronous, so it runs wherever its caller does: off the
+    /// caller's actor for `Sendable` models, on it for models isolated there (DataRequest+CallerIsolation.swift).
     @inline(__always) func decoded<T: Decodable>(
         _ type: T.Type, from answer: ReceivedResponse, atKeyPath keyPath: String?, decoder: JSONDecoder?
     ) throws -> T {
@@ -92,19 +92,6 @@ extension DataRequest {
     /// JSON's four whitespace bytes. A body is checked byte by byte only when it starts with one (rarely).
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
-    static func encoding(named charset: String) -> String.Encoding? {
-        switch charset {
-        case "utf-8", "utf8": .utf8
-        case "iso-8859-1", "latin1", "iso-latin-1": .isoLatin1
-        case "us-ascii", "ascii": .ascii
-        case "utf-16": .utf16
-        case "utf-16le": .utf16LittleEndian
-        case "utf-16be": .utf16BigEndian
-        case "windows-1252", "cp1252": .windowsCP1252
-        default: nil
-        }
     }
 }
 

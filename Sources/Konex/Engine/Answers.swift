@@ -140,8 +140,8 @@ public enum ResponseSource: String, Sendable, Hashable, CustomStringConvertible 
 /// `ReceivedResponse` adds Konex's timing, and plugins, validators, processors and the terminals read it; the
 /// caller gets a ``Response``.
 public struct ReceivedResponse: Sendable {
-    /// The exchange's reply, its timing and the request it answers, held by reference: the pipeline's async frames keep a
-    /// slot for every copy of a response (more than twenty between the transport and a terminal), and 300 bytes in
+    /// The exchange's reply, its timing and the request it answers, held by reference: the pipeline's async frames keep
+    /// a slot for every copy of a response (more than twenty between the transport and a terminal), and 300 bytes in
     /// each took 2.6 KB of every parked request.
     private var storage: Storage
     /// The body after processors; `nil` when it is ``data`` (no processors, or a body not in memory).
@@ -218,7 +218,8 @@ extension ReceivedResponse {
     /// The body the terminals decode: after processors.
     var processedData: Data { processed ?? data }
 
-    /// The body in a file, for `download(to:)`: the exchange took it there, and a body that came otherwise is written now.
+    /// The body in a file, for `download(to:)`: the exchange took it there, and a body that came otherwise is written
+    /// now.
     /// - Throws: ``KonexError`` of stage ``KonexError/Stage/fileSystem`` when it cannot be written.
     func bodyFile() throws(KonexError) -> URL {
         switch reply.body.storage {

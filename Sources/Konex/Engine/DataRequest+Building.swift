@@ -1,8 +1,8 @@
 import Foundation
 
 extension DataRequest {
-    /// Builds the request from the endpoint: URL, query, headers, body, timeout (the pipeline's build). No `URLRequest` is
-    /// made on the way: a transport that wants one asks for it.
+    /// Builds the request from the endpoint: URL, query, headers, body, timeout (the pipeline's build). No `URLRequest`
+    /// is made on the way: a transport that wants one asks for it.
     /// - Throws: ``KonexError`` with stage `.invalidRequest`.
     /// - Parameter compressing: Whether to compress the body as ``compressingBody(_:minimumBytes:)`` asked (a retry
     ///   reuses the first attempt's compressed body instead).

@@ -2,7 +2,8 @@ import Foundation
 
 // The transport step, in the order a request meets it:
 //   DataRequest.send                 the attempt timed, cancellation, progress; within the total timeout when set
-//   DataRequest.reply                through the interceptors (`intercepted`), a WebSocket's handshake, or the transport
+//   DataRequest.reply                through the interceptors (`intercepted`), a WebSocket's handshake, or the
+//                                    transport
 //   Exchange.sendFollowingRedirects  every redirect hop a request of its own (with the cookie jar: `sendWithCookies`;
 //                                    the loop itself: `followRedirects`)
 //   Exchange.sendOnce                one hop over the transport, told how the body will be taken
@@ -163,9 +164,8 @@ struct Receiving: Sendable {
     let limit: Int?
     let tls: TLSSettings
 
-    /// What the innermost call of an interceptor chain receives for a whole body: it may answer several callers
-    /// (coalescing) or none (a cache hit), so the body is read into memory there and its progress reported at the ends
-    /// only.
+    /// What the innermost call of an interceptor chain receives for a whole body (`intercepted` says why): the body
+    /// into memory, its progress not counted there.
     var wholeAndUncounted: Receiving {
         Receiving(target: .memory, report: nil, observer: observer, limit: limit, tls: tls)
     }
@@ -258,9 +258,9 @@ enum Exchange {
         return try await followRedirects(after: reply, to: request, redirects: redirects, send: send)
     }
 
-    /// ``sendFollowingRedirects(_:redirects:send:)`` with a cookie jar: each hop carries the jar's cookies for its own URL, and
-    /// its `Set-Cookie` lines go into the jar before the next hop is sent. The rules and the policy read the hop
-    /// without the jar's cookies, so those never pass from one origin to another.
+    /// ``sendFollowingRedirects(_:redirects:send:)`` with a cookie jar: each hop carries the jar's cookies for its own
+    /// URL, and its `Set-Cookie` lines go into the jar before the next hop is sent. The rules and the policy read the
+    /// hop without the jar's cookies, so those never pass from one origin to another.
     // Not inlined: a client without a jar pays one comparison for it.
     @inline(never) private static func sendWithCookies(
         _ request: TransportRequest, redirects: RedirectSettings, jar: CookieJar,
@@ -320,8 +320,8 @@ enum Exchange {
         return try await takeBody(TransportReply(response: response, body: body), for: request, receiving: receiving)
     }
 
-    /// `reply` with its body taken the way `target` wants it (``takeBodyAsTargetWants(_:for:as:report:limit:)``): the one
-    /// way from a transport's or an interceptor's reply to the one the rest of the pipeline reads.
+    /// `reply` with its body taken the way `target` wants it (``takeBodyAsTargetWants(_:for:as:report:limit:)``): the
+    /// one way from a transport's or an interceptor's reply to the one the rest of the pipeline reads.
     // The usual reply, a whole body for memory within the limit, returns here as it came; the rest is taken in a frame
     // of its own (its locals would otherwise take room in every request's frame).
     @inline(__always) static func takeBody(
@@ -334,10 +334,10 @@ enum Exchange {
             reply, for: request, as: receiving.target, report: receiving.report, limit: receiving.limit)
     }
 
-    /// Takes the reply's body the way `target` wants it: the one place a body is read into memory (within `limit`, counting
-    /// progress), written to a file, or handed on as a stream with the start of an error body read for validators
-    /// and error models. Whatever its form (whole, still arriving, in a file; from a transport, a cache or a canned
-    /// reply), each target gets it the same way.
+    /// Takes the reply's body the way `target` wants it: the one place a body is read into memory (within `limit`,
+    /// counting progress), written to a file, or handed on as a stream with the start of an error body read for
+    /// validators and error models. Whatever its form (whole, still arriving, in a file; from a transport, a cache or a
+    /// canned reply), each target gets it the same way.
     /// - Throws: A ``KonexError`` naming `limit` for a body over it (the body is stopped); the body's own errors.
     @inline(never) private static func takeBodyAsTargetWants(
         _ reply: TransportReply, for request: TransportRequest, as target: BodyTarget, report: ProgressReport?,

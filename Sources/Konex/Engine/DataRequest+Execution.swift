@@ -1,7 +1,7 @@
 import Foundation
 
 extension DataRequest {
-    /// Runs the pipeline up to serialization, in the order documented in `Pipeline/Pipeline.swift`, under the
+    /// Runs the pipeline up to serialization, in the order documented in `Engine/Pipeline.swift`, under the
     /// client's redaction: bound to ``Redaction/current`` for every sink on the way, and given to the error thrown.
     /// - Parameter target: Where the body goes; a file's processors are skipped (they need the body in memory).
     /// - Throws: ``KonexError`` only.

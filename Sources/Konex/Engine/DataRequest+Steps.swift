@@ -41,9 +41,9 @@ extension DataRequest {
             urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
     }
 
-    // Adapting and telling the plugins run in frames of their own, entered only when there are components: a loop that awaits keeps its
-    // element, its iterator and its arguments in the async frame, and in `run` that room would be held for the whole
-    // request, the transport's wait included.
+    // Adapting and telling the plugins run in frames of their own, entered only when there are components: a loop that
+    // awaits keeps its element, its iterator and its arguments in the async frame, and in `run` that room would be held
+    // for the whole request, the transport's wait included.
 
     /// Adapt: each adapter in order gets the request (the only reference to it, so it changes without a copy).
     @inline(never) func adapted(
@@ -95,8 +95,8 @@ extension DataRequest {
         }
     }
 
-    /// The transport step's interceptor chain: every exchange's but a WebSocket's (its handshake opens a connection, not a body);
-    /// none without interceptors.
+    /// The transport step's interceptor chain: every exchange's but a WebSocket's (its handshake opens a connection,
+    /// not a body); none without interceptors.
     static func chain(of interceptors: Layers<any TransportInterceptor>, for target: BodyTarget) -> InterceptorChain? {
         switch target {
         case _ where interceptors.isEmpty, .webSocket: nil
