@@ -21,10 +21,9 @@ extension DataRequest {
     // 29,489 -> 30,571 instructions, cache_hit 36,963 -> 37,936, and 6,261 -> 8,541 bytes held by a parked request,
     // for 73 KB less machine code (this file and DataRequest+Execution: 187 KB of text -> 114 KB). They stay.
     @_transparent func send(
-        _ request: TransportRequest, into target: BodyTarget, through chain: InterceptorChain?, attempt: Int,
-        startDate: Date,
-        started: Moment
+        _ request: TransportRequest, in run: RequestRun, attempt: Int
     ) async -> Result<ReceivedResponse, KonexError> {
+        let (target, chain, startDate, started) = (run.target, run.chain, run.startDate, run.started)
         let sendStarted = Moment.now
         let report = progress.map { ProgressReport($0, request: request) }
         report?.started()

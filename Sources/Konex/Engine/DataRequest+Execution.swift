@@ -60,96 +60,41 @@ extension DataRequest {
         }
     }
 
-    /// The pipeline itself (see ``execute(body:)``).
+    /// The pipeline itself (see ``execute(body:)``): the attempt loop, one named step a line, in the order
+    /// `Engine/Pipeline.swift` documents.
     private func run(body target: BodyTarget) async throws -> ReceivedResponse {
-        let endpoint = self.endpoint
         if Task.isCancelled { throw cancellationError() }
-
-        let client = self.client
-        let shared = client.componentSnapshot
-        let startDate = Date()
-        let started = Moment.now
-
-        // build (again for a retry: handing adapters the only reference lets them change it without a copy)
-        let (first, recorders) = try begin(target, instruments: shared.instruments, started: started)
-        // A compressed body is made once: every attempt sends the same bytes (an encoder need not repeat itself:
-        // JSONEncoder's key order varies between runs), and its temporary file lives as long as the request.
-        let compressedBody = bodyCompression == nil ? nil : Self.compressedBody(of: first)
+        // build, and what every attempt reads
+        let (first, run) = try settle(target)
         // The request of the attempt under way: the first as built, a retry's made again at the end of the loop (an
         // optional taken at the loop's top was copied whole through its outlined value operations).
         var request = consume first
-
-        let own = endpoint.map(RequestLevel.init) ?? RequestLevel()
-        let adapters = Layers(shared.adapters, own.adapters, self.adapters)
-        let plugins = Layers(shared.plugins, own.plugins, self.plugins)
-        let validators = Layers(shared.validators, own.validators, self.validators)
-        let retriers = Layers(shared.retriers, own.retriers, self.retriers)
-        let chain = Self.chain(of: Layers(shared.interceptors, own.interceptors, self.interceptors), for: target)
-
-        // Retry decisions measure elapsed time on the client's clock, so a test clock governs deadlines too;
-        // without retriers nobody asks, so nothing is started.
-        let elapsedOnClientClock = retriers.isEmpty ? nil : Self.stopwatch(client.activeClock)
         var attempt = 1
         // What each remembering retrier noted about this request, by its position among the retriers.
         var notes: [Int: String] = [:]
         do {
             while true {
-                // adapt
-                if !adapters.isEmpty { request = try await adapted(consume request, by: adapters, attempt: attempt) }
+                if !run.adapters.isEmpty { request = try await adapted(consume request, in: run, attempt: attempt) }
+                run.recorders.attemptWillSend(&request, attempt: attempt)
+                if run.pluginsListen(.pluginDidSend) { await Self.tell(run.plugins, sent: request) }
 
-                // instruments inject what they carry (a trace context), so plugins see the request as sent
-                recorders.attemptWillSend(&request, attempt: attempt)
+                let outcome = await send(request, in: run, attempt: attempt)
+                run.recorders.attemptDidEnd(outcome, attempt: attempt)
+                if run.pluginsListen(.pluginDidReceive) { await Self.tell(run.plugins, received: outcome, for: request) }
 
-                // plugins see the request
-                if Self.anyListens(plugins, .pluginDidSend) { await Self.tell(plugins, sent: request) }
-
-                // transport
-                let outcome = await send(
-                    request, into: target, through: chain, attempt: attempt, startDate: startDate, started: started)
-                recorders.attemptDidEnd(outcome, attempt: attempt)
-
-                // plugins see the outcome
-                if Self.anyListens(plugins, .pluginDidReceive) {
-                    await Self.tell(plugins, received: outcome, for: request)
+                switch verdict(on: outcome, for: request, in: run, attempt: attempt) {
+                case .accepted(let answer):
+                    return try process(answer, for: request, in: run, attempts: attempt)
+                case .rejected(let failure):
+                    // returns when a retrier takes the failure and its delay has passed; throws otherwise
+                    try await retry(after: failure, of: request, attempt: attempt, in: run, notes: &notes)
                 }
-
-                // validate
-                let failure: KonexError
-                // (a retry budget counts every request sent, not only the failed ones; a cache hit sent nothing)
-                let counted = attempt == 1 && !retriers.isEmpty
-                switch outcome {
-                case .success(let answer):
-                    if counted, answer.source != .cache {
-                        Self.count(request, in: retriers, client: client)
-                    }
-                    switch validate(answer, request: request, validators: validators) {
-                    case nil:
-                        // process: the answer passed, and the call ends with it
-                        return try process(
-                            answer, for: request, endpoint: endpoint, shared: shared, recorders: recorders,
-                            attempts: attempt)
-                    case var rejection?:
-                        answer.reply.discard()
-                        rejection.attempt = attempt
-                        failure = rejection
-                    }
-                case .failure(var error):
-                    if counted { Self.count(request, in: retriers, client: client) }
-                    error.attempt = attempt
-                    failure = error
-                }
-
-                // retry, or end with the failure
-                try await retry(
-                    after: failure, of: request, attempt: attempt, retriers: retriers, elapsed: elapsedOnClientClock,
-                    notes: &notes, recorders: recorders)
                 attempt += 1
-                request = try makeRequest(compressing: compressedBody == nil)
-                if let compressedBody { Self.send(compressedBody, in: &request) }
+                request = try remade(in: run)
             }
         } catch {
             let failure = error as? KonexError ?? cancellationError()
-            recorders.end(.failure(failure), attempts: attempt)
+            run.recorders.end(.failure(failure), attempts: attempt)
             throw failure
         }
     }

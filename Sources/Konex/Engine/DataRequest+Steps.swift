@@ -1,45 +1,13 @@
 import Foundation
 
-// The steps of `DataRequest`'s pipeline other than the transport's, in the order `run(body:)` (DataRequest+Execution)
-// calls them: build (`begin`; the request itself is made in DataRequest+Building), adapt (`adapted`), the plugins told
-// of the request (`tell(_:sent:)`), the interceptor chain for the transport step (`chain`; the step itself is
-// DataRequest+Exchange), the plugins told of the outcome (`tell(_:received:for:)`), validate (`validate`), the retry
-// budget and the retry decision (`count`, `retry`), process (`process`).
+// The steps of `DataRequest`'s pipeline other than build and the transport's, in the order `run(body:)`
+// (DataRequest+Execution) calls them: adapt (`adapted`), the plugins told of the request (`tell(_:sent:)`), the
+// interceptor chain for the transport step (`chain`; the step itself is DataRequest+Exchange), the plugins told of the
+// outcome (`tell(_:received:for:)`), the verdict (`verdict`: the retry budget counted, `validate`), the retry decision
+// (`retry`), process (`process`). Build, and what a run settles once, is RequestRun.swift.
 extension DataRequest {
     // The helpers below are synchronous on purpose: their locals live on the thread's stack for a moment, where an
     // async function's would take room in the request's async frame for as long as it runs.
-
-    /// Build: the request and the instruments' recorders; a request that cannot be built is recorded as failed.
-    func begin(_ target: BodyTarget, instruments: [any RequestInstrument], started: Moment)
-        throws(KonexError) -> (TransportRequest, Recorders)
-    {
-        do {
-            let request = try makeRequest()
-            let recorders = Recorders(
-                instruments, started: started, request: instrumented(request.method, request.url, target))
-            return (request, recorders)
-        } catch {
-            let failure = error as? KonexError ?? cancellationError()
-            Recorders(instruments, started: started, request: instrumented(nil, failure.url, target))
-                .end(.failure(failure), attempts: 0)
-            throw failure
-        }
-    }
-
-    /// What instruments are told about this request before it starts.
-    private func instrumented(_ method: HTTPMethod?, _ url: URL?, _ target: BodyTarget) -> InstrumentedRequest {
-        let kind: InstrumentedRequest.Kind =
-            switch target {
-            case .memory: .data
-            case .file: .download
-            case .stream: .stream
-            case .webSocket: .webSocket
-            }
-        let endpoint = self.endpoint
-        return InstrumentedRequest(
-            method: method ?? endpoint?.method ?? .get, url: url,
-            urlTemplate: endpoint?.urlTemplate, kind: kind, endpoint: endpoint, operationID: operationID)
-    }
 
     // Adapting and telling the plugins run in frames of their own, entered only when there are components: a loop that
     // awaits keeps its element, its iterator and its arguments in the async frame, and in `run` that room would be held
@@ -47,9 +15,9 @@ extension DataRequest {
 
     /// Adapt: each adapter in order gets the request (the only reference to it, so it changes without a copy).
     @inline(never) func adapted(
-        _ request: consuming TransportRequest, by adapters: Layers<any RequestAdapter>, attempt: Int
+        _ request: consuming TransportRequest, in run: RequestRun, attempt: Int
     ) async throws -> TransportRequest {
-        for adapter in adapters {
+        for adapter in run.adapters {
             do {
                 request = try await adapter.adapt(consume request)
             } catch {
@@ -120,9 +88,33 @@ extension DataRequest {
         }
     }
 
+    /// The verdict on an attempt's outcome: its answer, when it got one that passes the validators, or the failure to
+    /// offer the retriers. A first attempt that reached the network is counted in the retry budgets here (a budget
+    /// counts every request sent, not only the failed ones; a cache hit sent nothing).
+    func verdict(
+        on outcome: consuming Result<ReceivedResponse, KonexError>, for request: TransportRequest, in run: RequestRun,
+        attempt: Int
+    ) -> Verdict {
+        let counted = attempt == 1 && !run.retriers.isEmpty
+        switch consume outcome {
+        case .success(let answer):
+            if counted, answer.source != .cache { Self.count(request, in: run.retriers, client: client) }
+            guard var rejection = validate(answer, request: request, validators: run.validators) else {
+                return .accepted(answer)
+            }
+            answer.reply.discard()
+            rejection.attempt = attempt
+            return .rejected(rejection)
+        case .failure(var error):
+            if counted { Self.count(request, in: run.retriers, client: client) }
+            error.attempt = attempt
+            return .rejected(error)
+        }
+    }
+
     /// Validate: the first validator that throws decides; the error body is decoded when asked for. A WebSocket's
     /// 101 is not theirs to judge: its handshake was checked when it opened (`WebSocketHandshakeCheck`).
-    func validate(
+    private func validate(
         _ answer: ReceivedResponse, request: TransportRequest, validators: Layers<any KonexResponseValidator>
     )
         -> KonexError?
@@ -168,13 +160,13 @@ extension DataRequest {
     /// - Throws: `failure` when no retrier takes it, a retrier's own error, or a cancellation error.
     // Not inlined into `run`: its decisions and waits would take room in every request's async frame, failed or not.
     @inline(never) func retry(
-        after failure: KonexError, of request: TransportRequest, attempt: Int, retriers: Layers<any RequestRetrier>,
-        elapsed elapsedOnClientClock: (@Sendable () -> Duration)?, notes: inout [Int: String], recorders: Recorders
+        after failure: KonexError, of request: TransportRequest, attempt: Int, in run: RequestRun,
+        notes: inout [Int: String]
     ) async throws {
         if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
-        let elapsed = elapsedOnClientClock?() ?? .zero
+        let elapsed = run.elapsedOnClientClock?() ?? .zero
         var delay: Duration?
-        decide: for (position, retrier) in retriers.enumerated() {
+        decide: for (position, retrier) in run.retriers.enumerated() {
             // A policy with the default budget (`RetryBudget.perClient`) spends this client's, even when a retrier
             // of the caller's wraps it.
             let decision: RetryDecision
@@ -194,7 +186,7 @@ extension DataRequest {
             case .doNotRetry: continue
             case .retry(let after):
                 delay = after
-                recorders.willRetry(RetryEvent(attempt: attempt, error: failure, retrier: retrier, delay: after))
+                run.recorders.willRetry(RetryEvent(attempt: attempt, error: failure, retrier: retrier, delay: after))
                 break decide
             case .fail(var error):
                 error.attempt = attempt
@@ -214,23 +206,20 @@ extension DataRequest {
     /// pass through untouched), and the instruments told the request got through.
     // Not inlined into `run`: every copy of the answer made here would take a slot in every request's async frame.
     @inline(never) func process(
-        _ answer: ReceivedResponse, for request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components,
-        recorders: Recorders, attempts: Int
+        _ answer: ReceivedResponse, for request: TransportRequest, in run: RequestRun, attempts: Int
     ) throws -> ReceivedResponse {
         var answer = answer
-        answer.processed = try processed(answer, for: request, endpoint: endpoint, shared: shared)
-        recorders.ended(&answer, to: request, attempts: attempts)
+        answer.processed = try Self.processed(answer, for: request, by: run.processors)
+        run.recorders.ended(&answer, to: request, attempts: attempts)
         return answer
     }
 
     /// The processors, in order: the body after them, or `nil` when there are none to run.
-    private func processed(
-        _ answer: ReceivedResponse, for request: TransportRequest, endpoint: (any KonexRequest)?, shared: Components
+    private static func processed(
+        _ answer: ReceivedResponse, for request: TransportRequest, by processors: Layers<any KonexResponseProcessor>
     ) throws -> Data? {
         // Processors need a whole body in memory: a file's, a stream's or a connection's answer passes as it is.
-        guard var data = answer.reply.body.data else { return nil }
-        let processors = Layers(shared.processors, endpoint?.requestResponseProcessors, self.processors)
-        guard !processors.isEmpty else { return nil }
+        guard var data = answer.reply.body.data, !processors.isEmpty else { return nil }
         for processor in processors {
             do {
                 data = try processor.process(data, response: answer.response)
