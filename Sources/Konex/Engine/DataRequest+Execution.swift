@@ -80,7 +80,9 @@ extension DataRequest {
 
                 let outcome = await send(request, in: run, attempt: attempt)
                 run.recorders.attemptDidEnd(outcome, attempt: attempt)
-                if run.pluginsListen(.pluginDidReceive) { await Self.tell(run.plugins, received: outcome, for: request) }
+                if run.pluginsListen(.pluginDidReceive) {
+                    await Self.tell(run.plugins, received: outcome, for: request)
+                }
 
                 switch verdict(on: outcome, for: request, in: run, attempt: attempt) {
                 case .accepted(let answer):

@@ -1,6 +1,8 @@
 // The pipeline order, documented once. The engine is this folder: `DataRequest+Execution.swift` runs the steps in this
-// order, `DataRequest+Building.swift` is the build, `DataRequest+Exchange.swift` the transport (the call, redirects
-// and taking the body), `DataRequest+Steps.swift` the others; `Answers.swift` holds what comes back.
+// order; `RequestRun.swift` is what a run settles once (build, the components in order, the recorders) and lends to
+// every step; `DataRequest+Building.swift` is the build (with `EndpointShape` and `CheckedBase`, its checks and its
+// cache of joined URLs), `DataRequest+Exchange.swift` the transport (the call, redirects and taking the body),
+// `DataRequest+Steps.swift` the others; `Recorders.swift` tells the instruments; `Answers.swift` holds what comes back.
 //
 //  1. build      the TransportRequest from the KonexRequest (URL, query, headers, body) stage .invalidRequest
 //  2. adapt      client adapters → request adapters → call-site adapters              stage .adaptation
@@ -13,8 +15,9 @@
 //                                                                                     / .queueFull
 //  5. plugins    didReceiveResponse, same order, success or failure
 //  6. validate   client validators → request validators → call-site validators        stage .validation
-//     retry      on a transport or validation failure, retriers (client → request → call site) may
-//                ask for another attempt after a delay; the attempt restarts at step 2
+//                the verdict: the answer accepted, or the attempt's failure rejected
+//     retry      a rejected attempt is offered to the retriers (client → request → call site); one may
+//                ask for another attempt after a delay, which restarts at step 2 with the request made again
 //  7. process    client processors → request processors → call-site processors        stage .processing
 //  8. serialize  the terminal operation (data, string, JSON, Decodable, key path)     stage .decoding
 //
