@@ -164,6 +164,12 @@ extension DataRequest {
         notes: inout [Int: String]
     ) async throws {
         if failure.stage == .cancelled || Task.isCancelled { throw cancellationError(request) }
+        // A body read as it is sent (chunks, an input stream) is gone after one attempt: sent again it would go out
+        // empty, and an empty upload answered 201 would pass for the file. Decided here, once, for every retrier (a
+        // user's too): the call ends with the answer it got, saying why it was not retried.
+        if let body = request.body, !body.canBeSentAgain, !run.retriers.isEmpty {
+            throw Self.notRetried(failure, sentOnce: body)
+        }
         let elapsed = run.elapsedOnClientClock?() ?? .zero
         var delay: Duration?
         decide: for (position, retrier) in run.retriers.enumerated() {
@@ -200,6 +206,14 @@ extension DataRequest {
         } catch {
             throw cancellationError(request)
         }
+    }
+
+    /// `failure`, saying that it was not offered to the retriers because its request's body can be sent only once.
+    private static func notRetried(_ failure: KonexError, sentOnce body: TransportRequest.Body) -> KonexError {
+        var failure = failure
+        let kind = body.chunks != nil ? "a body of chunks" : "an input stream"
+        failure.message += " (not retried: the request's body is \(kind), which is read as it is sent and can be sent once)"
+        return failure
     }
 
     /// Process: the answer for its terminal, with its body after processors (in order; with none the received bytes

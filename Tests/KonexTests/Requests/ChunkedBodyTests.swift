@@ -37,6 +37,39 @@ import Testing
         #expect(mock.requests.count == 1, "a body of chunks was sent \(mock.requests.count) times")
     }
 
+    @Test func aValidatedFailureIsNotRetriedWithAnEmptyBody() async throws {
+        let (client, mock) = makeClient { $0.stub(.put("/v1/upload"), .status(503)) }
+        let error = try await requireThrows(KonexError.self) {
+            try await client.request(Upload(body: .chunks(Self.chunks(["twenty-two bytes of it"]))))
+                .validate().retry(RetryPolicy(maximumAttempts: 3, jitter: 0, budget: nil)).response()
+        }
+        #expect(mock.requests.map(\.body.count) == [22], "attempts carried \(mock.requests.map(\.body.count)) bytes")
+        #expect(error.stage == .validation)
+        #expect(error.statusCode == 503)
+        #expect(error.message.contains("not retried: the request's body is a body of chunks"))
+    }
+
+    @Test func aTokenRefreshDoesNotResendABodyOfChunksEmpty() async throws {
+        let (client, mock) = makeClient {
+            $0.stub(.post("/v1/upload").header("Authorization", "Bearer fresh"), .status(201))
+            $0.stub(.post("/v1/upload"), .status(401))
+        }
+        let auth = TokenAuthenticator(credential: .init(accessToken: "stale")) { _ in .init(accessToken: "fresh") }
+        client.adapters = [auth]
+        client.retriers = [auth]
+        struct Post: KonexRequest {
+            let path = "/upload"
+            let method: HTTPMethod = .post
+            var body: RequestBody?
+        }
+        let error = try await requireThrows(KonexError.self) {
+            try await client.request(Post(body: .chunks(Self.chunks(["the file"])))).validate().response()
+        }
+        #expect(mock.requests.count == 1, "sent \(mock.requests.count) times: \(mock.requests.map(\.body.count)) bytes")
+        #expect(error.statusCode == 401)
+        #expect(error.message.contains("not retried"))
+    }
+
     @Test func compressingABodyOfChunksIsRefusedByName() async throws {
         let (client, mock) = makeClient { $0.stub(.put("/v1/upload"), .status(204)) }
         let error = try await requireThrows(KonexError.self) {
