@@ -212,7 +212,8 @@ extension DataRequest {
     private static func notRetried(_ failure: KonexError, sentOnce body: TransportRequest.Body) -> KonexError {
         var failure = failure
         let kind = body.chunks != nil ? "a body of chunks" : "an input stream"
-        failure.message += " (not retried: the request's body is \(kind), which is read as it is sent and can be sent once)"
+        failure.message +=
+            " (not retried: the request's body is \(kind), which is read as it is sent and can be sent once)"
         return failure
     }
 
