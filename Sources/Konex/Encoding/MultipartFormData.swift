@@ -33,9 +33,12 @@ public struct MultipartFormData: Sendable {
     /// The `Content-Type` header value, with the boundary.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-    /// Adds a text field.
+    /// Adds a text field. A bare CR or LF in the value is written CRLF, as browsers write a form (the HTML standard's
+    /// `multipart/form-data` encoding).
     public mutating func append(_ value: String, name: String) {
-        parts.append(Part(name: name, fileName: nil, contentType: nil, content: .data(Data(value.utf8))))
+        parts.append(
+            Part(
+                name: name, fileName: nil, contentType: nil, content: .data(Data(Self.crlfLineBreaks(value).utf8))))
     }
 
     /// Adds bytes, as a file when `fileName` is given.
@@ -88,7 +91,8 @@ public struct MultipartFormData: Sendable {
                 throw MultipartError("the boundary \"\(boundary)\" occurs inside part \"\(part.name)\"")
             }
             body.append(delimiter)
-            body.append(Data("\r\nContent-Disposition: form-data; name=\"\(Self.escape(part.name))\"".utf8))
+            let name = Self.escape(Self.crlfLineBreaks(part.name))
+            body.append(Data("\r\nContent-Disposition: form-data; name=\"\(name)\"".utf8))
             if let fileName = part.fileName { body.append(Data("; filename=\"\(Self.escape(fileName))\"".utf8)) }
             if let contentType = part.contentType { body.append(Data("\r\nContent-Type: \(contentType)".utf8)) }
             body.append(Data("\r\n\r\n".utf8))
@@ -100,7 +104,31 @@ public struct MultipartFormData: Sendable {
         return body
     }
 
-    /// RFC 7578 §2: quotes and line breaks in names are percent-encoded.
+    /// `text` with every CR not followed by LF, and every LF not preceded by CR, written CRLF: what the HTML
+    /// standard's form-data encoding does to field names and text values (not to file names, nor to bytes).
+    static func crlfLineBreaks(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { return text }
+        var result = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\r":
+                result.append(contentsOf: "\r\n".unicodeScalars)
+                afterCR = true
+                continue
+            case "\n" where afterCR:
+                break  // the LF of a CRLF, written with its CR
+            default:
+                if scalar == "\n" { result.append("\r") }
+                result.append(scalar)
+            }
+            afterCR = false
+        }
+        return String(result)
+    }
+
+    /// The HTML standard (and RFC 7578 §2): quotes and line breaks in names and file names are percent-encoded, after
+    /// a name's bare CR and LF became CRLF (``crlfLineBreaks(_:)``), so `a\nb` is written `a%0D%0Ab`.
     private static func escape(_ name: String) -> String {
         name.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")

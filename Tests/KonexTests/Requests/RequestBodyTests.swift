@@ -122,6 +122,20 @@ import Testing
         #expect(form.contentType == "multipart/form-data; boundary=BOUNDARY")
     }
 
+    @Test func multipartLineBreaksAreWrittenAsBrowsersWriteThem() throws {
+        // The HTML standard's form-data encoding: a bare CR or LF in a name or a text value becomes CRLF, then a
+        // name's (and a file name's) CR, LF and quote are percent-encoded; a file's bytes are never touched.
+        var form = MultipartFormData(boundary: "B")
+        form.append("b\nc\rd\r\ne", name: "a\nb")
+        form.append(Data("x\ny".utf8), name: "q\"\r", fileName: "f\n.txt", contentType: "text/plain")
+        let body = String(decoding: try form.encode(), as: UTF8.self)
+        let expected =
+            "--B\r\nContent-Disposition: form-data; name=\"a%0D%0Ab\"\r\n\r\nb\r\nc\r\nd\r\ne\r\n"
+            + "--B\r\nContent-Disposition: form-data; name=\"q%22%0D%0A\"; filename=\"f%0A.txt\"\r\n"
+            + "Content-Type: text/plain\r\n\r\nx\ny\r\n--B--\r\n"
+        #expect(body == expected)
+    }
+
     @Test func multipartRefusesBoundaryInsideAPart() {
         var form = MultipartFormData(boundary: "B")
         form.append("x--By", name: "a")
