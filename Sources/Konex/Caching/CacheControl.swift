@@ -6,8 +6,10 @@ import Foundation
 struct CacheControl: Sendable, Hashable {
     private var directives: [String: String?] = [:]
 
-    /// The greatest delta-seconds a cache must represent (RFC 9111 §1.2.2); larger values are clamped to it.
-    static let maximumSeconds = 2_147_483_648
+    /// The greatest delta-seconds a cache must represent (RFC 9111 §1.2.2, 2^31); larger values are clamped to it.
+    /// Where `Int` is 32 bits (arm64_32, the Apple Watch) it is `Int.max`, one second less: the literal alone did not
+    /// compile there.
+    static let maximumSeconds = Int(clamping: 2_147_483_648 as Int64)
 
     init(_ field: String?) {
         guard let field, !field.isEmpty else { return }
@@ -93,8 +95,8 @@ struct CacheControl: Sendable, Hashable {
         // value, is the clamp (RFC 9111 §1.2.2). Never parsed into a type it could overflow.
         let significant = text.utf8.drop { $0 == UInt8(ascii: "0") }
         guard significant.count <= 10 else { return .valid(Self.maximumSeconds) }
-        let value = significant.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) }
-        return .valid(Swift.min(value, Self.maximumSeconds))
+        let value = significant.reduce(Int64(0)) { $0 * 10 + Int64($1 &- UInt8(ascii: "0")) }
+        return .valid(Int(Swift.min(value, Int64(Self.maximumSeconds))))
     }
 
     enum Seconds: Hashable {

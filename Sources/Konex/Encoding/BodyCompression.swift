@@ -74,7 +74,7 @@ extension DataRequest {
         let size: Int? =
             switch body.storage {
             case .data(let data): data.count
-            case .file(let file): Int(BodyFile.size(of: file))
+            case .file(let file): Int(exactly: BodyFile.size(of: file))
             case .stream: nil
             case .chunks:
                 throw KonexError.invalidRequest(

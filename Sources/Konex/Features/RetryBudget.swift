@@ -46,15 +46,15 @@ public final class RetryBudget: Sendable {
     /// One host's counts in ten slices of the window; `latest` is the number of the slice last written.
     private struct Host {
         var slices = [Counts](repeating: Counts(), count: RetryBudget.slices)
-        var latest = 0
+        var latest: Int64 = 0
 
         /// Moves the window to slice `now`, clearing the slices that fell out of it.
-        mutating func advance(to now: Int) {
+        mutating func advance(to now: Int64) {
             guard now > latest else { return }
             if now - latest >= RetryBudget.slices {
                 for index in slices.indices { slices[index] = Counts() }
             } else {
-                for slice in (latest + 1)...now { slices[slice % RetryBudget.slices] = Counts() }
+                for slice in (latest + 1)...now { slices[RetryBudget.index(of: slice)] = Counts() }
             }
             latest = now
         }
@@ -71,8 +71,12 @@ public final class RetryBudget: Sendable {
     /// Hosts kept at most; past it the quietest are forgotten (a forgotten host starts with a full budget).
     private static let hostLimit = 1_024
 
-    /// The number of the window's slice the clock is in now.
-    private let slice: @Sendable () -> Int
+    /// The number of the window's slice the clock is in now. An `Int64`: where `Int` is 32 bits (arm64_32, the Apple
+    /// Watch) a slice number is past its range after 2^31 slices, and the clamp below would trap converting to it.
+    private let slice: @Sendable () -> Int64
+
+    /// Where slice `number` is kept among the window's slices.
+    private static func index(of number: Int64) -> Int { Int(number % Int64(slices)) }
     private let hosts = Lock<[String: Host]>([:])
 
     /// Creates a budget.
@@ -92,7 +96,7 @@ public final class RetryBudget: Sendable {
         // Seconds as a Double, divided once: cheaper than Duration's own division, on every request. A slice number
         // past Int's range (a nanosecond window after centuries) stays at the last one instead of trapping.
         let width = Swift.max((window / Self.slices).seconds, 1e-12)
-        slice = { Int(Swift.min(start.duration(to: clock.now).seconds / width, 1e15)) }
+        slice = { Int64(Swift.min(start.duration(to: clock.now).seconds / width, 1e15)) }
     }
 
     /// Counts a first attempt to `host` (the client does for its own budget; ``RetryPolicy`` for one of yours).
@@ -107,9 +111,9 @@ public final class RetryBudget: Sendable {
             if hosts[host] == nil, hosts.count >= Self.hostLimit { forgetQuietHosts(&hosts, now: now) }
             hosts[host, default: Host(latest: now)].advance(to: now)
             if retry {
-                hosts[host]!.slices[now % Self.slices].retries += 1
+                hosts[host]!.slices[Self.index(of: now)].retries += 1
             } else {
-                hosts[host]!.slices[now % Self.slices].requests += 1
+                hosts[host]!.slices[Self.index(of: now)].requests += 1
             }
         }
     }
@@ -128,14 +132,14 @@ public final class RetryBudget: Sendable {
                 hosts[host] = counts
                 return (totals.retries, totals.requests)
             }
-            counts.slices[now % Self.slices].retries += 1
+            counts.slices[Self.index(of: now)].retries += 1
             hosts[host] = counts
             return nil
         }
     }
 
     /// Drops the hosts with nothing in the window, or, when every host is busy, all of them.
-    private func forgetQuietHosts(_ hosts: inout [String: Host], now: Int) {
+    private func forgetQuietHosts(_ hosts: inout [String: Host], now: Int64) {
         hosts = hosts.filter { now - $0.value.latest < Self.slices }
         if hosts.count >= Self.hostLimit { hosts.removeAll() }
     }

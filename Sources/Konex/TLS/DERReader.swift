@@ -37,17 +37,22 @@ struct DERReader {
         var cursor = position + 1
         let first = bytes[cursor]
         cursor += 1
-        var length = 0
+        let length: Int
         if first < 0x80 {
             length = Int(first)
         } else {
-            // DER's long form: 1 to 4 length bytes here (a certificate over 4 GiB is not one).
+            // DER's long form: 1 to 4 length bytes here (a certificate over 4 GiB is not one). Read as a UInt64 and
+            // compared with what is left before it becomes an Int: where Int is 32 bits (arm64_32, the Apple Watch)
+            // a length of 2^31 or more would turn negative, pass the check below and trap in the range after it.
             let count = Int(first & 0x7f)
             guard (1...4).contains(count), end - cursor >= count else { return nil }
+            var wide: UInt64 = 0
             for _ in 0..<count {
-                length = length << 8 | Int(bytes[cursor])
+                wide = wide << 8 | UInt64(bytes[cursor])
                 cursor += 1
             }
+            guard wide <= UInt64(end - cursor) else { return nil }
+            length = Int(wide)
         }
         guard length <= end - cursor else { return nil }
         position = cursor + length

@@ -180,7 +180,7 @@ public struct TransportRequest: Sendable {
         public var byteCount: Int? {
             switch storage {
             case .data(let data): data.count
-            case .file(let file): Int(BodyFile.size(of: file))
+            case .file(let file): Int(exactly: BodyFile.size(of: file))
             case .stream, .chunks: nil
             }
         }
