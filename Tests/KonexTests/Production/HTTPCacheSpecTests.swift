@@ -105,7 +105,8 @@ extension HTTPCacheDirectiveTests {
         // RFC 9111 §1.2.2: a value past 2^31 is 2^31. Parsed in Int64 and clamped to Int, so a 32-bit Int (arm64_32)
         // neither overflows reading ten digits nor fails to hold the clamp.
         for text in ["2147483648", "2147483649", "9999999999", "00000000009999999999", "99999999999999999999"] {
-            #expect(CacheControl("max-age=\(text)").seconds("max-age") == .valid(CacheControl.maximumSeconds), "\(text)")
+            #expect(
+                CacheControl("max-age=\(text)").seconds("max-age") == .valid(CacheControl.maximumSeconds), "\(text)")
         }
         #expect(CacheControl("max-age=2147483647").seconds("max-age") == .valid(2_147_483_647))
     }

@@ -73,7 +73,9 @@ import Testing
         #expect(throws: TLSSettingsError.self) { try TLSCertificate(der: Data(der.dropLast())) }
     }
 
-    @Test(arguments: [[0x84, 0x80, 0x00, 0x00, 0x00], [0x84, 0xff, 0xff, 0xff, 0xff], [0x83, 0xff, 0xff, 0xff]] as [[UInt8]])
+    @Test(
+        arguments: [[0x84, 0x80, 0x00, 0x00, 0x00], [0x84, 0xff, 0xff, 0xff, 0xff], [0x83, 0xff, 0xff, 0xff]]
+            as [[UInt8]])
     func aLengthOfTwoToTheThirtyFirstOrMoreFailsToParseAtAnyIntWidth(length: [UInt8]) {
         // Read into a 32-bit Int (arm64_32), 0x80000000 and up turned negative and passed the bounds check.
         var reader = DERReader([0x30] + length + [0x01, 0x02])
