@@ -329,8 +329,11 @@ enum Exchange {
         if case .memory = receiving.target, let data = reply.body.data, data.count <= receiving.limit ?? .max {
             return reply
         }
+        // A redirect's own body is not the answer's: counted, progress went back to 0 at the next hop and said
+        // "finished" once a hop. A redirect that ends the call (not followed) has its ends said by `send`.
+        let report = RedirectRules.redirects(reply.response.statusCode) ? nil : receiving.report
         return try await takeBodyAsTargetWants(
-            reply, for: request, as: receiving.target, report: receiving.report, limit: receiving.limit)
+            reply, for: request, as: receiving.target, report: report, limit: receiving.limit)
     }
 
     /// Takes the reply's body the way `target` wants it: the one place a body is read into memory (within `limit`,

@@ -197,14 +197,19 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// Refuses an answer whose `Content-Length` lists different lengths (`10, 4`): RFC 9112 §6.3 makes it an
-    /// unrecoverable error, since nothing says where the body ends; libcurl believes the first and goes on.
+    /// Refuses an answer whose `Content-Length` is not one length (``ContentLength``): a list of different lengths
+    /// (`10, 4`), which RFC 9112 §6.3 makes unrecoverable, or a value that is not a length (`30,`, `30s`, `0x20`).
+    /// libcurl believes the first number it can read and frames the body by it, so such an answer's body may be cut
+    /// short (or empty) and look whole: it is refused, as AsyncHTTPClient's parser refuses it.
     @inline(never) static func checkFraming(_ response: HTTPURLResponse) throws {
-        guard let length = response.value(forHTTPHeaderField: "Content-Length"), length.contains(",") else { return }
-        let lengths = Set(length.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard lengths.count == 1 else {
+        guard let field = response.value(forHTTPHeaderField: "Content-Length") else { return }
+        switch ContentLength(field) {
+        case .length: return
+        case .conflicting:
             throw TransportFailure(
-                .badServerResponse, url: response.url, underlying: ConflictingContentLength(field: length))
+                .badServerResponse, url: response.url, underlying: ConflictingContentLength(field: field))
+        case .invalid:
+            throw TransportFailure(.badServerResponse, url: response.url, underlying: InvalidContentLength(field: field))
         }
     }
 
@@ -271,6 +276,15 @@ public final class URLSessionTransport: Transport {
     /// A "cancelled" that was really a connection refused under ``appliedTLS`` says so.
     func explained(_ error: URLError, for request: URLRequest) -> any Error {
         (session.delegate as? SessionDelegate)?.explained(error, for: request.url) ?? error
+    }
+}
+
+/// An answer's `Content-Length` was not a length.
+struct InvalidContentLength: Error, CustomStringConvertible {
+    let field: String
+    var description: String {
+        "Content-Length is not a length (\(field.prefix(80))): its body's end is unknown, and reading it by its leading "
+            + "digits would cut it short"
     }
 }
 

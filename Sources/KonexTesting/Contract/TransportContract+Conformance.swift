@@ -65,6 +65,15 @@ extension TransportContract {
                 of: request(context.faults, "/conflicting-length", timeout: 10), through: context.transport,
                 within: .seconds(5), "`Content-Length: 10, 4`")
         },
+        Check(name: "a Content-Length that is not a length is an error, never read by its leading digits") { context in
+            // RFC 9110 §8.6 (1*DIGIT) and the Fetch standard's "extract a length": `30,` is a list with an empty
+            // element, `30s`, `0x20` and `+30` are no length; libcurl read the first two as 30 and the third as 0.
+            for (path, field) in ContractServer.invalidLengths.sorted(by: { $0.key < $1.key }) {
+                _ = try await requireFailure(
+                    of: request(context.faults, path, timeout: 10), through: context.transport,
+                    within: .seconds(5), "`Content-Length: \(field)` before 40 bytes")
+            }
+        },
         Check(name: "a chunked body with trailer fields is read whole") { context in
             let (data, response) = try await context.transport.data(for: request(context.faults, "/trailers"))
             try require(

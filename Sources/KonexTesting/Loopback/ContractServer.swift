@@ -58,6 +58,12 @@ final class ContractServer: @unchecked Sendable {  // immutable after init; the 
 
     /// Keeps a connection whose answer had no body open for the client's next request (a sound client reuses it), for
     /// at most 10 s; a client that wrongly waits for the announced bytes waits there until it gives up.
+    /// The paths that answer with a `Content-Length` that is not one, each with its field's value.
+    static let invalidLengths = [
+        "/length-trailing-comma": "30,", "/length-with-suffix": "30s", "/length-in-hex": "0x20",
+        "/length-empty-element": "30, , 30", "/length-signed": "+30",
+    ]
+
     private static func serveNextRequest(on connection: Int32) {
         if LoopbackSocket.waitForNextRequest(connection, atMost: 10) { serve(connection) }
     }
@@ -135,6 +141,13 @@ final class ContractServer: @unchecked Sendable {  // immutable after init; the 
             _ = write("Http/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
         case "/conflicting-length":
             _ = write("HTTP/1.1 200 OK\r\nContent-Length: 10, 4\r\nConnection: close\r\n\r\n0123456789")
+        case _ where invalidLengths[path] != nil:
+            // A Content-Length that is not 1*DIGIT (or a list with an empty element), with more bytes than its
+            // leading digits say, so a client that reads those digits returns part of the body as if it were whole.
+            let field = invalidLengths[path]!
+            _ = write(
+                "HTTP/1.1 200 OK\r\nContent-Length: \(field)\r\nConnection: close\r\n\r\n"
+                    + String(repeating: "0123456789", count: 4))
         case "/trailers":
             _ = write(
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\nConnection: close\r\n\r\n"
