@@ -209,7 +209,8 @@ public final class URLSessionTransport: Transport {
             throw TransportFailure(
                 .badServerResponse, url: response.url, underlying: ConflictingContentLength(field: field))
         case .invalid:
-            throw TransportFailure(.badServerResponse, url: response.url, underlying: InvalidContentLength(field: field))
+            throw TransportFailure(
+                .badServerResponse, url: response.url, underlying: InvalidContentLength(field: field))
         }
     }
 
