@@ -57,8 +57,11 @@ public final class KonexClient: Sendable {
     let ownRedaction: Redaction.Shared?
     /// What retries wait on; inject a test clock to make backoff instant in tests.
     public let clock: any Clock<Duration>
-    /// Where callback forms (`onSuccess`/`onError`, `completion`) run unless a call passes its own `queue`;
-    /// `nil` runs them on the task that ran the request. ``defaultCallbackQueue`` by default.
+    /// Where callback forms (`onSuccess`/`onError`, `completion`) run when they are called from code on no actor (a
+    /// Konex 0.5 call site, Swift 5 mode code, a completion-handler wrapper), and when a call passes `queue: nil`; a
+    /// caller on an actor (a main-actor view model) gets its callbacks on that actor, and a call that names a queue on
+    /// that queue. `nil` runs them on the task that ran the request. ``defaultCallbackQueue`` by default: the main
+    /// queue on Apple platforms.
     public let callbackQueue: DispatchQueue?
 
     /// The retry budget of every ``RetryPolicy`` left with its default budget (``RetryBudget/perClient``), its

@@ -85,10 +85,17 @@ extension DataRequest {
     /// The callbacks were written in the caller's isolation (a main-actor view model's closures may touch its
     /// state), so they are called there, never sent elsewhere; the pipeline inside `operation` still runs off the
     /// actor. Cancelling marks the delivery, and the task, woken by the cancellation, delivers `.cancelled` itself.
+    ///
+    /// From code on no actor (a Konex 0.5 call site, a Swift 5 mode view model, a completion-handler wrapper) the
+    /// callbacks run on the client's ``KonexClient/callbackQueue``, as they always did: the main queue on Apple
+    /// platforms, where such code updates its UI; on the task that ran the request where the client has no queue.
     func deliver<Value>(
         isolation: isolated (any Actor)?, _ operation: @escaping (DataRequest) async throws -> Value,
         completion: @escaping (Result<Value, KonexError>) -> Void
     ) -> RequestHandle {
+        if isolation == nil, let queue = client.callbackQueue {
+            return deliverFromNoActor(on: queue, operation, completion: completion)
+        }
         let request = self
         let delivery = Delivery()
         let handle = RequestHandle(delivery: delivery, onCancel: { delivery.cancel() })
@@ -106,6 +113,58 @@ extension DataRequest {
             })
         return handle
     }
+}
+
+extension DataRequest {
+    /// ``deliver(isolation:_:completion:)`` for a caller on no actor: the outcome delivered on `queue`, exactly once.
+    ///
+    /// Its closures and its value are not `Sendable`, and they cross to `queue` in a box that says they are. That is
+    /// sound here: code on no actor gives no isolation for its closures to keep, they are handed over whole and never
+    /// called anywhere else, and called once, on one queue (where the Konex 0.5 call sites this serves ran them);
+    /// running them on the request's task instead was no safer, only a thread the docs did not promise.
+    private func deliverFromNoActor<Value>(
+        on queue: DispatchQueue, _ operation: @escaping (DataRequest) async throws -> Value,
+        completion: @escaping (Result<Value, KonexError>) -> Void
+    ) -> RequestHandle {
+        let request = self
+        let delivery = Delivery()
+        let handedOver = HandedOver((operation, completion))
+        // The task waits for its own delivery, so `wait()` returns once the callback has run.
+        let deliver: @Sendable (HandedOver<Result<Value, KonexError>>, (@Sendable () -> Void)?) -> Void = {
+            outcome, delivered in
+            guard delivery.claim() else {
+                delivered?()
+                return
+            }
+            queue.async {
+                handedOver.value.1(outcome.value)
+                delivered?()
+            }
+        }
+        let handle = RequestHandle(
+            delivery: delivery, onCancel: { deliver(HandedOver(.failure(request.cancellationError())), nil) })
+        handle.start(
+            Task {
+                let outcome: Result<Value, KonexError>
+                do {
+                    outcome = .success(try await handedOver.value.0(request))
+                } catch {
+                    outcome = .failure(Self.callbackFailure(error))
+                }
+                let handed = HandedOver(outcome)
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    deliver(handed, { done.resume() })
+                }
+            })
+        return handle
+    }
+}
+
+/// A value handed from code on no actor to the one place that uses it next (``DataRequest/deliverFromNoActor``
+/// says why that is sound); never shared.
+private final class HandedOver<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 extension DataRequest {

@@ -146,6 +146,44 @@ import Testing
         #expect(seen.value == ["client", "call"])
     }
 
+    @Test func callbacksFromCodeOnNoActorRunOnTheClientsCallbackQueue() async throws {
+        // A Konex 0.5 call site, a Swift 5 mode view model or a completion-handler wrapper is on no actor: its
+        // callbacks run on the client's callbackQueue (the main queue on Apple platforms), as the docs promise.
+        // They ran on a pool thread, so an old app updating its UI in onSuccess did it off the main thread.
+        let clientQueue = DispatchQueue(label: "client")
+        let key = DispatchSpecificKey<String>()
+        clientQueue.setSpecific(key: key, value: "client")
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(.anything, .string(#"[{"id": 1, "title": "a"}]"#))
+        let client = KonexClient(baseURL: api, transport: mock, callbackQueue: clientQueue)
+        let seen = Lock<[String]>([])
+        func note(_ form: String) {
+            seen.withLock { $0.append("\(form): \(DispatchQueue.getSpecific(key: key) ?? "elsewhere")") }
+        }
+        await client.request("x").responseData(onSuccess: { _ in note("data") }, onError: { _ in note("data failed") })
+            .wait()
+        await client.request("x").responseArray(
+            of: Post.self, onSuccess: { _ in note("array") }, onError: { _ in note("array failed") }
+        ).wait()
+        await client.request("missing").validate(statusCode: [201]).responseString(
+            onSuccess: { _ in note("string") }, onError: { _ in note("string's error") }
+        ).wait()
+        struct Posts: KonexRequest { let path = "posts" }
+        await client.requestArray(
+            of: Post.self, request: Posts(), onSuccess: { _ in note("Konex 1") },
+            onError: { _ in note("Konex 1 failed") }
+        ).wait()
+        #expect(seen.value == ["data: client", "array: client", "string's error: client", "Konex 1: client"])
+    }
+
+    @MainActor @Test func callbacksFromTheMainActorStillRunOnIt() async throws {
+        let clientQueue = DispatchQueue(label: "client")
+        let mock = MockTransport(clock: ImmediateClock()).stubbing(.anything, .string("ok"))
+        let client = KonexClient(baseURL: api, transport: mock, callbackQueue: clientQueue)
+        var delivered = false  // main-actor state, touched by the callback
+        await client.request("x").responseString(onSuccess: { _ in delivered = true }, onError: { _ in }).wait()
+        #expect(delivered)
+    }
+
     @Test func callbackFormsTakeTheSameDecoderAsTheAsyncForms() async throws {
         struct Snake: Decodable, Sendable, Equatable { let userName: String }
         let mock = MockTransport(clock: ImmediateClock()).stubbing(.anything, .string(#"{"user_name":"ada"}"#))
