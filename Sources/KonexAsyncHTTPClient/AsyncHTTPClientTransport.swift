@@ -52,7 +52,10 @@
 
         /// Creates a transport over `client`, which the caller owns (and shuts down).
         /// - Parameters:
-        ///   - client: An `HTTPClient` whose `redirectConfiguration` is `.disallow` (see ``makeClient(configuration:connectTimeout:)``).
+        ///   - client: An `HTTPClient` whose `redirectConfiguration` is `.disallow` (see
+        ///     ``makeClient(configuration:connectTimeout:)``): Konex follows redirects itself, by its rules and with its
+        ///     cookie jar. A client that follows them anyway is refused at its first redirect: the request fails with a
+        ///     ``Konex/TransportFailure`` (kind `.other`) naming the setting, and its answer never reaches the pipeline.
         ///   - redirectPolicy: Which redirects a client over this transport follows (``Konex/KonexClient/redirectPolicy``
         ///     overrides it); `.follow` by default.
         ///   - headTimeout: The longest wait for the response head; `nil` for none. A request's own timeout (its
@@ -150,6 +153,9 @@
             } catch {
                 throw Self.transportError(error, url: url)
             }
+            // An HTTPClient that follows redirects itself hands over the last hop's answer as the first's: Konex's
+            // redirect rules never ran, and a cookie jar would take another host's Set-Cookie for this one's.
+            if answer.history.count > 1 { throw Self.followedByTheClient(answer, url: url) }
             // The client's read timeout already bounds silence; a watchdog (a task and a timer per request) is only
             // worth it for a shorter limit.
             let idle = requestTimeout.flatMap { limit in clientReadTimeout.map { limit < $0 } ?? true ? limit : nil }
@@ -252,6 +258,18 @@
             return try await execute(request, deadline: deadline, tracedBy: tracer)
         }
 
+        /// The failure for an answer the caller's `HTTPClient` reached by following redirects itself.
+        @inline(never) private static func followedByTheClient(_ answer: HTTPClientResponse, url: URL) -> any Error {
+            let hops = answer.history.dropLast().map { "\($0.responseHead.status.code) \($0.request.url)" }
+            return TransportFailure(
+                .other, url: url,
+                underlying: RedirectFollowedByTheClient(
+                    description: "the HTTPClient followed \(hops.count) redirect(s) itself, unseen by Konex's redirect "
+                        + "rules and cookie jar: give AsyncHTTPClientTransport a client whose redirectConfiguration is "
+                        + ".disallow (AsyncHTTPClientTransport.makeClient makes one). Followed: "
+                        + "\(hops.joined(separator: ", ")) -> \(answer.url?.absoluteString ?? "?")"))
+        }
+
         /// ``execute(_:deadline:)`` when AsyncHTTPClient traces too, in a frame of its own (a context and a copy of the
         /// request the untraced call has no use for).
         @inline(never) private func execute(
@@ -271,5 +289,10 @@
         private struct HeadersExtractor: Extractor {
             func extract(key: String, from headers: NIOHTTP1.HTTPHeaders) -> String? { headers.first(name: key) }
         }
+    }
+
+    /// An `HTTPClient` given to ``AsyncHTTPClientTransport`` followed redirects itself.
+    struct RedirectFollowedByTheClient: Error, CustomStringConvertible {
+        let description: String
     }
 #endif

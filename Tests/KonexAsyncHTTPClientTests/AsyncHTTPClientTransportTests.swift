@@ -57,6 +57,24 @@
             #expect(stopped.headers["Location"] == "/get")
         }
 
+        @Test func aClientThatFollowsRedirectsItselfIsRefusedAndPlantsNoCookie() async throws {
+            // A default HTTPClient follows redirects: host A's redirect to host B came back as A's answer, B's
+            // `Set-Cookie: s=B` went into the jar for A, and Konex's redirect rules never ran.
+            let url = try #require(Self.server, "scripts/test exports KONEX_HTTPBIN_URL")
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            defer { Task { try await http.shutdown() } }
+            let jar = CookieJar()
+            let client = KonexClient(
+                baseURL: url, transport: AsyncHTTPClientTransport(client: http), cookieJar: jar)
+            let hostB = "http://localhost:\(url.port ?? 80)/response-headers?Set-Cookie=s%3DB"
+            let path = "redirect-to?url=\(hostB.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            let error = try await requireThrows(KonexError.self) { try await client.request(path).response() }
+            #expect(error.transportFailure == .other)
+            #expect(error.message.contains("followed 1 redirect(s) itself"), "\(error.message)")
+            #expect(error.message.contains("redirectConfiguration is .disallow"))
+            #expect(jar.all.isEmpty, "the jar holds \(jar.all.map(\.name))")
+        }
+
         @Test func aSubSecondTimeoutFiresAtItsTime() async throws {
             let http = AsyncHTTPClientTransport.makeClient()
             defer { Task { try await http.shutdown() } }
