@@ -41,6 +41,22 @@ import Testing
         }
     }
 
+    /// A refused certificate over `URLSessionTransport` is named as on every transport.
+    @Suite(.enabled(if: TLSServers.isAvailable, TLSServers.skipReason))
+    struct TLSFailuresOverURLSessionTests {
+        @Test func anUntrustedCertificateIsASecureConnectionFailure() async throws {
+            // On Linux libcurl's "SSL certificate problem: unable to get local issuer certificate" came as URLError
+            // -1, kind `.other`: retried like any failure and labelled "other" in metrics.
+            let client = KonexClient(
+                baseURL: TLSServers.url!, transport: URLSessionTransport(configuration: .ephemeral))
+            let error = try await #require(throws: KonexError.self) {
+                try await client.request("/hello").responseData()
+            }
+            #expect(error.stage == .transport)
+            #expect(error.transportFailure == .secureConnectionFailed, "\(error)")
+        }
+    }
+
     /// ``TLSSettings`` over AsyncHTTPClient against real TLS servers: custom roots, a client certificate, and pins
     /// refused (AsyncHTTPClient cannot check them), each proved by the server's own answer or refusal.
     @Suite(.enabled(if: TLSServers.isAvailable, TLSServers.skipReason))
