@@ -359,7 +359,7 @@ extension Readme { static func articleLinuxNotes1() async throws {
 #sourceLocation()
 } }
 
-extension Readme { struct Articlemigratingfromkonex051 {  // Sources/Konex/Konex.docc/MigratingFromKonex05.md line 32
+extension Readme { struct Articlemigratingfromkonex051 {  // Sources/Konex/Konex.docc/MigratingFromKonex05.md line 40
 struct SearchPosts: KonexRequest {
     let term: String
     let path = "https://jsonplaceholder.typicode.com/posts"
@@ -368,7 +368,7 @@ struct SearchPosts: KonexRequest {
 } }
 
 extension Readme { static func articleMigratingFromKonex052() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/MigratingFromKonex05.md", line: 44)
+#sourceLocation(file: "Sources/Konex/Konex.docc/MigratingFromKonex05.md", line: 52)
 struct GetAllPostsRequest2017: KonexRequest {
     let path = "https://jsonplaceholder.typicode.com/posts/"
 }
@@ -398,7 +398,7 @@ let upload = client.request(Upload()).validate()
 } }
 
 extension Readme { static func articleProductionFeatures2() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 38)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 40)
 let budget = RetryBudget(ratio: 0.1, minimumRetries: 5, window: .seconds(30))   // one budget for two policies
 client.retriers = [RetryPolicy(maximumAttempts: 4, budget: budget)]
 let report = client.request(GetPosts()).validate()
@@ -409,7 +409,7 @@ let report = client.request(GetPosts()).validate()
 } }
 
 extension Readme { static func articleProductionFeatures3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 58)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 60)
 client.retriers = [ConnectivityRetrier(maximumWait: .seconds(30)), RetryPolicy()]
 let posts = try await client.request(GetPosts()).validate().responseArray(of: Post.self)
 #sourceLocation()
@@ -417,7 +417,7 @@ let posts = try await client.request(GetPosts()).validate().responseArray(of: Po
 } }
 
 extension Readme { static func articleProductionFeatures4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 69)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 71)
 let clock = ManualClock()
 let monitor = MockConnectivityMonitor(.offline)
 client.retriers = [ConnectivityRetrier(monitor: monitor, clock: clock)]
@@ -432,7 +432,7 @@ _ = try await posts.value
 } }
 
 extension Readme { static func articleProductionFeatures5() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 87)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 89)
 let auth = TokenAuthenticator(credential: saved, refreshBeforeExpiry: .seconds(60)) { stale in
     try await authClient.request(Refresh(token: stale?.refreshToken)).validate()
         .responseObject(of: TokenAuthenticator.Credential.self)
@@ -444,7 +444,7 @@ client.retriers = [auth]
 } }
 
 extension Readme { static func articleProductionFeatures6() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 106)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 108)
 client.plugins.append(LoggingPlugin(level: .bodies, bodyLimit: 2_048) { line in logger.debug("\(line)") })
 print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescription())
 // curl -X POST 'https://api.test/v1/login?access_token=REDACTED' -H 'Authorization: REDACTED' …
@@ -452,7 +452,7 @@ print(try await client.request(Login()).withAdapter(.bearer(token)).cURLDescript
 } }
 
 extension Readme { static func articleProductionFeatures7() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 129)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 131)
 var form = MultipartFormData()
 form.append("Ada", name: "author")
 form.append(png, name: "avatar", fileName: "ada.png", contentType: "image/png")
@@ -468,7 +468,7 @@ struct Upload: KonexRequest {
 } }
 
 extension Readme { static func articleProductionFeatures8() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 146)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 148)
 struct PutBackup: KonexRequest {
     let file: URL
     var path: String { "/backups/latest" }
@@ -484,7 +484,7 @@ let saved = try await client.request("/exports/q3.pdf").validate()
 } }
 
 extension Readme { static func articleProductionFeatures9() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 183)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 185)
 let (upload, progress) = client.request(Upload()).trackingProgress()
 let reader = Task {
     for await update in progress where update.direction == .upload { show(update.fractionCompleted ?? 0) }
@@ -497,7 +497,7 @@ _ = await reader.result   // the sequence ended with the request
 } }
 
 extension Readme { static func articleProductionFeatures10() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 201)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ProductionFeatures.md", line: 203)
 let logs = try await client.request(Upload()).compressingBody(.gzip).validate().response()
 #sourceLocation()
     _ = logs
@@ -642,7 +642,7 @@ let first = try await client.request("/feed").responseObject(of: Post.self, atKe
 } }
 
 extension Readme { static func articleResponsesAndDecoding2() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 57)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 58)
 let handle = client.request(GetPosts()).responseArray(of: Post.self,
     onSuccess: { posts in show(posts) },
     onError: { error in show(error) })
@@ -652,7 +652,7 @@ handle.cancel()   // onError gets `.cancelled` once, unless an outcome was alrea
 } }
 
 extension Readme { static func articleResponsesAndDecoding3() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 66)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 67)
 client.requestArray(of: Post.self, request: GetAllPostsRequest(),
     onSuccess: { (posts: [Post]) in /* … */ },
     onError: { (error: Error) in /* … */ })
@@ -662,7 +662,7 @@ client.request(request: GetPosts(), responseValidators: [.statusCode(200..<300)]
 } }
 
 extension Readme { static func articleResponsesAndDecoding4() async throws {
-#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 94)
+#sourceLocation(file: "Sources/Konex/Konex.docc/ResponsesAndDecoding.md", line: 95)
 do {
     let user = try await client.request(GetProfile()).validate()
         .responseObject(of: User.self, errorType: APIError.self)
