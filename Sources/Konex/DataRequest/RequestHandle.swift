@@ -53,7 +53,8 @@ final class Delivery: Sendable {
 }
 
 extension DataRequest {
-    /// Runs `operation` in a task and delivers its outcome exactly once to `completion`.
+    /// Runs `operation` in a task and delivers its outcome exactly once to `completion`, on `queue` (the client's
+    /// `callbackQueue` for `nil`); the task ends once the delivery has run, so `wait()` returns after the callback.
     func deliver<Value: Sendable>(
         on queue: DispatchQueue?, _ operation: @escaping @Sendable (DataRequest) async throws -> Value,
         completion: @escaping @Sendable (Result<Value, KonexError>) -> Void
@@ -62,17 +63,32 @@ extension DataRequest {
         let queue = queue ?? client.callbackQueue
         let delivery = Delivery()
         // Captures the delivery, never the handle: a handle the caller drops must not keep anything alive.
-        let send: @Sendable (Result<Value, KonexError>) -> Void = { result in
-            guard delivery.claim() else { return }
-            if let queue { queue.async { completion(result) } } else { completion(result) }
+        let send: @Sendable (Result<Value, KonexError>, (@Sendable () -> Void)?) -> Void = { result, delivered in
+            guard delivery.claim() else {
+                delivered?()
+                return
+            }
+            guard let queue else {
+                completion(result)
+                delivered?()
+                return
+            }
+            queue.async {
+                completion(result)
+                delivered?()
+            }
         }
-        let handle = RequestHandle(delivery: delivery, onCancel: { send(.failure(request.cancellationError())) })
+        let handle = RequestHandle(delivery: delivery, onCancel: { send(.failure(request.cancellationError()), nil) })
         handle.start(
             Task {
+                let outcome: Result<Value, KonexError>
                 do {
-                    send(.success(try await operation(request)))
+                    outcome = .success(try await operation(request))
                 } catch {
-                    send(.failure(Self.callbackFailure(error)))
+                    outcome = .failure(Self.callbackFailure(error))
+                }
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    send(outcome, { done.resume() })
                 }
             })
         return handle
@@ -126,37 +142,10 @@ extension DataRequest {
         on queue: DispatchQueue, _ operation: @escaping (DataRequest) async throws -> Value,
         completion: @escaping (Result<Value, KonexError>) -> Void
     ) -> RequestHandle {
-        let request = self
-        let delivery = Delivery()
         let handedOver = HandedOver((operation, completion))
-        // The task waits for its own delivery, so `wait()` returns once the callback has run.
-        let deliver: @Sendable (HandedOver<Result<Value, KonexError>>, (@Sendable () -> Void)?) -> Void = {
-            outcome, delivered in
-            guard delivery.claim() else {
-                delivered?()
-                return
-            }
-            queue.async {
-                handedOver.value.1(outcome.value)
-                delivered?()
-            }
-        }
-        let handle = RequestHandle(
-            delivery: delivery, onCancel: { deliver(HandedOver(.failure(request.cancellationError())), nil) })
-        handle.start(
-            Task {
-                let outcome: Result<Value, KonexError>
-                do {
-                    outcome = .success(try await handedOver.value.0(request))
-                } catch {
-                    outcome = .failure(Self.callbackFailure(error))
-                }
-                let handed = HandedOver(outcome)
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    deliver(handed, { done.resume() })
-                }
-            })
-        return handle
+        return deliver(
+            on: queue, { HandedOver(try await handedOver.value.0($0)) },
+            completion: { handedOver.value.1($0.map(\.value)) })
     }
 }
 
