@@ -19,6 +19,7 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     case "httpdate": FuzzTargets.httpDate(text)
     case "cachecontrol": FuzzTargets.cacheControl(text)
     case "retryafter": FuzzTargets.retryAfter(text)
+    case "contentlength": FuzzTargets.contentLength(text)
     case "mediatype": FuzzTargets.mediaType(text)
     case "sse": FuzzTargets.serverSentEvents(bytes)
     case "lines": FuzzTargets.lines(bytes)
@@ -75,6 +76,22 @@ enum FuzzTargets {
         guard let wait = RetryAfter.parse(text, now: now) else { return }
         check(wait >= .zero, "negative wait \(wait)")
         _ = RetryPolicy().backoff(afterAttempt: Int(text.utf8.count))
+    }
+
+    /// A length is only ever what every element of the list spells in plain ASCII digits: never a prefix of one.
+    static func contentLength(_ text: String) {
+        // Split on the comma's byte, as HTTP does (a comma followed by a combining mark is still one).
+        let elements = text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
+        switch ContentLength(text) {
+        case .length(let length):
+            check(length >= 0, "negative length \(length)")
+            check(elements.allSatisfy { Int64($0) == length && $0.utf8.allSatisfy { $0 &- 0x30 < 10 } }, "\(length)")
+        case .conflicting:
+            check(Set(elements.compactMap { Int64($0) }).count > 1, "conflicting without two lengths")
+        case .invalid:
+            break
+        }
     }
 
     static func mediaType(_ text: String) {
